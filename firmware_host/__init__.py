@@ -1,0 +1,1 @@
+"""The daemon, its command line and the simulator."""

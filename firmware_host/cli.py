@@ -1,0 +1,43 @@
+"""The ``gameboard`` command: one entry point, a subcommand per job."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+from engine.errors import GameboardError
+
+#: Modules under firmware_host.commands, each adding its subcommands with register().
+COMMAND_MODULES = ("board", "games", "solve", "run", "sim", "calibrate", "wiring", "leds", "sensors")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gameboard", description="A smart wooden game board: play, simulate, calibrate.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        try:
+            module = import_module(f"firmware_host.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"firmware_host.commands.{name}":
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except GameboardError as exc:
+        print(f"gameboard: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

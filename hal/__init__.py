@@ -1,0 +1,1 @@
+"""Hardware drivers behind small interfaces (``hal.base``), and the mock HAL."""

@@ -1,0 +1,97 @@
+"""The small interfaces every driver implements, and the values they exchange.
+
+As with gpiozero's pin factories, the daemon never knows which driver is behind an
+interface: configuration picks one, and the mock HAL is one like any other.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.errors import GameboardError
+
+#: A colour as (red, green, blue), each 0-255.
+RGB = tuple[int, int, int]
+
+#: The names of the board's buttons.
+BUTTONS = ("end_turn", "confirm", "undo", "new_game", "hint")
+
+
+class HardwareError(GameboardError, RuntimeError):
+    """A device that cannot be opened or read; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Scan:
+    """One reading of every channel at once.
+
+    ``values[i]`` is channel i: 0 or 1 for presence sensors, the raw ADC value for
+    analog Hall sensors.  ``timestamp`` is in seconds from a monotonic clock.
+    """
+
+    values: tuple[int, ...]
+    timestamp: float
+
+
+class SensorArray(ABC):
+    """Every sensor channel of the board, read at once."""
+
+    #: "presence" (reed switches, digital Hall) or "analog" (Hall through an ADC).
+    kind: str = "presence"
+
+    @property
+    @abstractmethod
+    def channels(self) -> int:
+        """How many channels a scan returns."""
+
+    @abstractmethod
+    def read(self) -> Scan:
+        """Read every channel now."""
+
+    def close(self) -> None:
+        """Release the hardware."""
+
+
+class LedSink(ABC):
+    """One or more LED strips, updated a whole frame at a time."""
+
+    @property
+    @abstractmethod
+    def strip_lengths(self) -> tuple[int, ...]:
+        """The number of LEDs on each strip."""
+
+    @abstractmethod
+    def show(self, frame: Sequence[Sequence[RGB]]) -> None:
+        """Show a frame: one colour per LED, one sequence per strip."""
+
+    def close(self) -> None:
+        """Turn the LEDs off and release the hardware."""
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    """A button pressed, by name (one of BUTTONS), at a monotonic time."""
+
+    button: str
+    timestamp: float
+
+
+class ButtonPanel(ABC):
+    """The board's buttons; presses are queued until the loop collects them."""
+
+    @abstractmethod
+    def events(self) -> list[ButtonEvent]:
+        """The presses since the last call, oldest first."""
+
+    def close(self) -> None:
+        """Release the hardware."""
+
+
+class DiceSource(ABC):
+    """Where dice values come from: rolled by the daemon or entered by the players."""
+
+    @abstractmethod
+    def roll(self, count: int, sides: int = 6) -> tuple[int, ...] | None:
+        """``count`` dice values, or None while the players have not entered them yet."""

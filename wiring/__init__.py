@@ -1,0 +1,1 @@
+"""The maps between hardware and board, their file format, checks and calibration."""
