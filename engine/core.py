@@ -102,10 +102,12 @@ class Move:
     """Base of the move types: small frozen values whose ``str`` is their notation.
 
     Subclasses are frozen dataclasses.  A move whose footprint is empty (end of
-    turn, a claim, a confirmation) is made by a button on the board.
+    turn, a claim, a pass) is made by a button on the board: ``button`` names which
+    (one of ``hal.base.BUTTONS``); the daemon offers any other such move by its text.
     """
 
     __slots__ = ()
+    button: ClassVar[str | None] = None
 
 
 class LegalMoves:
@@ -240,6 +242,10 @@ class State(ABC):
         """Make a move assumed legal."""
 
     # -- shared behaviour -------------------------------------------------------
+
+    def turn_piece(self) -> Content:
+        """The piece code of the side to move (lights the whose-turn LED), if any."""
+        return None
 
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         """At a chance node: each outcome with its probability."""

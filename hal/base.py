@@ -90,8 +90,12 @@ class ButtonPanel(ABC):
 
 
 class DiceSource(ABC):
-    """Where dice values come from: rolled by the daemon or entered by the players."""
+    """Where dice come from: rolled by the daemon or entered by the players.
+
+    The engine offers a roll as outcomes, each a text (such as "roll 3+4") with its
+    probability; a dice source picks one.
+    """
 
     @abstractmethod
-    def roll(self, count: int, sides: int = 6) -> tuple[int, ...] | None:
-        """``count`` dice values, or None while the players have not entered them yet."""
+    def roll(self, outcomes: Sequence[tuple[str, float]]) -> str | None:
+        """The outcome rolled, or None while the players have not entered one yet."""
