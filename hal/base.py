@@ -23,6 +23,17 @@ class HardwareError(GameboardError, RuntimeError):
     """A device that cannot be opened or read; the message says which and why."""
 
 
+class DriverOptionError(GameboardError, ValueError):
+    """A driver option that is missing or wrong: ``key`` names it, the message gives the fix.
+
+    The configuration loader adds the file and line before it reaches a person.
+    """
+
+    def __init__(self, key: str, message: str) -> None:
+        self.key = key
+        super().__init__(f"{key}: {message}")
+
+
 @dataclass(frozen=True)
 class Scan:
     """One reading of every channel at once.
