@@ -1,0 +1,77 @@
+"""``gameboard board``: list the boards, print their derived facts, draw them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from engine.boards import board_names, load_board
+from engine.draw import Overlay, svg
+from engine.errors import GameboardError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    board = subparsers.add_parser("board", help="list, describe and draw the boards")
+    sub = board.add_subparsers(dest="board_command", metavar="ACTION", required=True)
+
+    listing = sub.add_parser("list", help="the boards and their titles")
+    listing.set_defaults(handler=list_boards)
+
+    info = sub.add_parser("info", help="the facts derived from a board's geometry")
+    info.add_argument("board", choices=board_names())
+    info.add_argument("--json", action="store_true", help="print JSON")
+    info.set_defaults(handler=show_info)
+
+    draw = sub.add_parser("draw", help="draw a board as SVG (or PNG with cairosvg installed)")
+    draw.add_argument("board", choices=board_names())
+    draw.add_argument("-o", "--output", required=True, type=Path, help="FILE.svg or FILE.png")
+    draw.add_argument("--ids", action="store_true", help="label every location with its id")
+    draw.add_argument("--game", help="draw this game's starting position over the board")
+    draw.add_argument("--width", type=int, default=900, help="width in pixels (default 900)")
+    draw.set_defaults(handler=draw_board)
+
+
+def list_boards(args: argparse.Namespace) -> int:
+    for name in board_names():
+        board = load_board(name)
+        print(f"{name:12} {board.title} ({len(board.locations)} locations)")
+    return 0
+
+
+def show_info(args: argparse.Namespace) -> int:
+    facts = load_board(args.board).facts()
+    if args.json:
+        print(json.dumps(facts, indent=2))
+    else:
+        for key, value in facts.items():
+            print(f"{key:28} {value}")
+    return 0
+
+
+def draw_board(args: argparse.Namespace) -> int:
+    board = load_board(args.board)
+    overlay = Overlay(show_ids=args.ids)
+    if args.game:
+        from engine import game_class
+
+        game = game_class(args.game)()
+        if game.board_name != board.name:
+            raise GameboardError(f"{args.game} is played on the {game.board_name} board, not {board.name}")
+        state = game.new_initial_state()
+        overlay.pieces = {k: v for k, v in state.contents().items() if v}
+        overlay.piece_colours = game.pieces
+    document = svg(board, overlay, width=args.width)
+    suffix = args.output.suffix.lower()
+    if suffix == ".svg":
+        args.output.write_text(document, encoding="utf-8")
+    elif suffix == ".png":
+        try:
+            import cairosvg
+        except ImportError:
+            raise GameboardError("PNG output needs cairosvg: pip install cairosvg (or write FILE.svg)") from None
+        cairosvg.svg2png(bytestring=document.encode(), write_to=str(args.output))
+    else:
+        raise GameboardError(f"{args.output}: the drawing is written as .svg or .png, not {suffix or 'no suffix'}")
+    print(f"wrote {args.output}")
+    return 0
