@@ -1,0 +1,49 @@
+"""Over-Pass bridges: where a piece can go by passing over a chain of pieces.
+
+The Over-Pass move (the Over-Pass game, the Over-Pass Spiral puzzle) carries a piece
+over any number of connected, occupied intersections, changing direction as it likes
+along the lines, and ends on the first empty intersection reached.  The pieces passed
+over form the "bridge"; which of them is the last one passed over matters to the
+puzzle, which removes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.board import LineBoard
+
+
+def bridge_reach(board: LineBoard, start: str, occupied: Callable[[str], bool],
+                 may_cross: Callable[[str], bool],
+                 may_step: Callable[[str, str], bool] | None = None) -> dict[str, frozenset[str]]:
+    """Empty intersections reachable from ``start`` by passing over a connected chain of
+    occupied intersections along the lines (each crossed piece allowed by ``may_cross``,
+    each step a->b allowed by ``may_step``), each mapped to the set of crossed pieces from
+    which the final hop onto it can be made (the "last piece passed over").
+
+    The start counts as empty once its piece has left, so no bridge leads back over it,
+    and it is never a destination.  A walk that revisits a crossed piece reaches nothing
+    a simple path does not, so each piece is explored once.
+    """
+    neighbours = board.neighbours
+    crossed: set[str] = set()
+    frontier: list[str] = []
+    landings: dict[str, set[str]] = {}
+    here = start
+    candidates = neighbours[start]
+    while True:
+        for there in candidates:
+            if there == start or there in crossed or (may_step is not None and not may_step(here, there)):
+                continue
+            if not occupied(there):
+                if here != start:  # at least one piece must be passed over
+                    landings.setdefault(there, set()).add(here)
+            elif may_cross(there):
+                crossed.add(there)
+                frontier.append(there)
+        if not frontier:
+            break
+        here = frontier.pop()
+        candidates = neighbours[here]
+    return {point: frozenset(lasts) for point, lasts in landings.items()}
