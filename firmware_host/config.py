@@ -1,0 +1,386 @@
+"""The daemon's one TOML configuration file, read and checked before any hardware opens.
+
+A person edits this file on the Pi, so every mistake is reported as
+``FILE:LINE: section.key: problem; fix`` (a ``ConfigError``), never a traceback.
+Keys of ``[sensors]``, ``[leds]`` and ``[buttons]`` other than the ones listed in
+``DRIVER_SETTINGS`` are the driver's own options: ``hal.registry`` checks them when
+the hardware opens, and ``Config.open_hal`` adds the file and line to its complaint.
+
+Example (``systemd/gameboard.toml`` is the documented one)::
+
+    [game]
+    name = "overpass"
+    options = { players = 2 }
+
+    [board]
+    wiring = "wiring.toml"          # relative to this file; omitted: the mock's straight wiring
+
+    [sensors]
+    driver = "hc165"
+    chips = 26
+
+    [leds]
+    driver = "neopixel"
+    brightness = 0.4
+    current_budget_ma = 2500
+
+    [dice]
+    mode = "daemon"                 # or "entered": the players roll real dice and enter them
+
+    [loop]
+    scan_hz = 200
+
+    [journal]
+    path = "/var/lib/gameboard/journal.sqlite3"
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from engine.errors import GameboardError
+
+if TYPE_CHECKING:
+    from engine.core import State
+    from hal.base import ButtonPanel, DiceSource, LedSink, SensorArray
+    from wiring.model import Wiring
+
+
+class ConfigError(GameboardError, ValueError):
+    """A configuration file that cannot be used: the message names the file, line, key and fix."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One key of a section: its type, default, the values it accepts, and how to fix a bad one."""
+
+    types: tuple[type, ...]
+    default: Any
+    fix: str
+    accepts: Callable[[Any], bool] = lambda value: True
+    required: bool = False
+
+
+def _number(low: float, high: float, *, low_open: bool = False) -> Callable[[Any], bool]:
+    def accepts(value: Any) -> bool:
+        return math.isfinite(value) and (low < value if low_open else low <= value) and value <= high
+    return accepts
+
+
+NUMBER = (int, float)
+
+SECTIONS: dict[str, dict[str, Setting]] = {
+    "game": {
+        "name": Setting((str,), None, 'name a game, e.g. name = "overpass" (`gameboard games` lists them)',
+                        required=True),
+        "options": Setting((dict,), {}, "write the game's options as a table, e.g. options = { players = 2 }"),
+    },
+    "board": {
+        "wiring": Setting((str,), None, 'give the wiring file, e.g. wiring = "wiring.toml" (made by `gameboard calibrate`)'),
+    },
+    "dice": {
+        "mode": Setting((str,), "daemon", 'use mode = "daemon" (the board rolls) or mode = "entered" (players roll and enter)',
+                        lambda v: v in ("daemon", "entered")),
+        "seed": Setting((int,), None, "use a whole number, e.g. seed = 7 (only for repeatable test games)"),
+    },
+    "loop": {
+        "scan_hz": Setting(NUMBER, 200.0, "use a rate from 1 to 2000 scans a second, e.g. scan_hz = 200",
+                           _number(1, 2000)),
+        "debounce_ms": Setting(NUMBER, 15.0, "use 0 to 1000 ms; reed switches need about 5, e.g. debounce_ms = 15",
+                               _number(0, 1000)),
+        "settle_ms": Setting(NUMBER, 250.0, "use 0 to 10000 ms, e.g. settle_ms = 250", _number(0, 10_000)),
+        "out_of_sync_ms": Setting(NUMBER, 3000.0, "use 100 to 600000 ms, e.g. out_of_sync_ms = 3000",
+                                  _number(100, 600_000)),
+        "blink_ms": Setting(NUMBER, 400.0, "use 50 to 5000 ms, e.g. blink_ms = 400", _number(50, 5000)),
+    },
+    "journal": {
+        "path": Setting((str,), None, 'give a writable file, e.g. path = "/var/lib/gameboard/journal.sqlite3"'),
+    },
+}
+
+#: Keys the daemon reads in the driver sections; every other key is the driver's option.
+DRIVER_SETTINGS: dict[str, dict[str, Setting]] = {
+    "sensors": {},
+    "leds": {
+        "brightness": Setting(NUMBER, 0.5, "use a fraction above 0 and at most 1, e.g. brightness = 0.5",
+                              _number(0, 1, low_open=True)),
+        "current_budget_ma": Setting(NUMBER, 2000.0, "use the milliamps the LED supply can give, e.g. 2000",
+                                     _number(0, 100_000, low_open=True)),
+        "ma_per_led": Setting(NUMBER, 60.0, "use the milliamps one full-white LED draws: about 60 for a WS2812",
+                              _number(0, 1000, low_open=True)),
+    },
+    "buttons": {},
+}
+DRIVER_FIX = {
+    "sensors": 'e.g. driver = "hc165" (gpio, hc165, mcp23017, mcp3008, ads1115, serial, mock)',
+    "leds": 'e.g. driver = "neopixel" (neopixel, neopixel_spi, serial, mock)',
+    "buttons": 'e.g. driver = "gpio" (gpio, mock)',
+}
+REQUIRED_SECTIONS = ("game", "sensors", "leds")
+
+
+@dataclass(frozen=True)
+class DriverConfig:
+    """A hardware section: the driver's name, the daemon's own settings, and the driver's options."""
+
+    section: str
+    driver: str
+    options: dict[str, Any]
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LoopConfig:
+    """How often the loop scans and how long the board must hold still (milliseconds)."""
+
+    scan_hz: float = 200.0
+    debounce_ms: float = 15.0
+    settle_ms: float = 250.0
+    out_of_sync_ms: float = 3000.0
+    blink_ms: float = 400.0
+
+
+class Hal(NamedTuple):
+    """The opened hardware the daemon runs on."""
+
+    sensors: SensorArray
+    leds: LedSink
+    buttons: ButtonPanel | None
+    dice: DiceSource
+
+
+@dataclass(frozen=True)
+class Config:
+    """A checked configuration file; paths are absolute (relative ones are read from the file's folder)."""
+
+    path: Path
+    game_name: str
+    game_options: dict[str, Any]
+    wiring_path: Path | None
+    sensors: DriverConfig
+    leds: DriverConfig
+    buttons: DriverConfig | None
+    dice_mode: str
+    dice_seed: int | None
+    loop: LoopConfig
+    journal_path: Path
+    #: Dotted key ("leds.brightness") or section ("leds") -> its line in the file.
+    lines: dict[str, int]
+
+    @property
+    def brightness(self) -> float:
+        return self.leds.settings["brightness"]
+
+    @property
+    def current_budget_ma(self) -> float:
+        return self.leds.settings["current_budget_ma"]
+
+    @property
+    def ma_per_led(self) -> float:
+        return self.leds.settings["ma_per_led"]
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        """A ConfigError pointing at ``key`` (dotted) in this file."""
+        return _error(self.path, self.lines, key, problem)
+
+    def new_game(self) -> State:
+        """The initial state of the configured game."""
+        from engine.registry import game_class
+        return game_class(self.game_name)(**self.game_options).new_initial_state()
+
+    def load_wiring(self) -> Wiring:
+        """The wiring file, or the board's straight wiring (channel i under location i) if none is set."""
+        if self.wiring_path is None:
+            from engine.registry import game_class
+            from wiring.model import straight_wiring
+            return straight_wiring(game_class(self.game_name)(**self.game_options).board)
+        from wiring.files import load_wiring
+        return load_wiring(self.wiring_path)
+
+    def open_hal(self) -> Hal:
+        """Open the sensors, LEDs, buttons and dice; a bad driver option names its line here."""
+        from hal import registry
+        from hal.base import DriverOptionError
+        from hal.dice import EnteredDice, RandomDice
+
+        def opened(section: DriverConfig, opener: Callable[[str, Mapping[str, Any]], Any]) -> Any:
+            try:
+                return opener(section.driver, section.options)
+            except DriverOptionError as exc:
+                key = exc.key if exc.key in section.options or exc.key == "driver" else ""
+                where = f"{section.section}.{key}" if key else section.section
+                raise _error(self.path, self.lines, where, str(exc)) from None
+
+        sensors = opened(self.sensors, registry.open_sensors)
+        leds = opened(self.leds, registry.open_leds)
+        buttons = opened(self.buttons, registry.open_buttons) if self.buttons else None
+        dice = RandomDice(self.dice_seed) if self.dice_mode == "daemon" else EnteredDice()
+        return Hal(sensors, leds, buttons, dice)
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read and check a configuration file; raises ConfigError naming the line and the fix."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the configuration file ({exc.strerror}); "
+                          "give an existing file with --config") from None
+    return parse_config(text, path)
+
+
+def parse_config(text: str, path: Path) -> Config:
+    """Check the text of a configuration file read from ``path``."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        where = f"{path}:{found.group(1)}" if found else str(path)
+        reason = re.sub(r"\s*\(at line.*\)$", "", str(exc))
+        column = f" at column {found.group(2)}" if found else ""
+        raise ConfigError(f"{where}: not valid TOML: {reason}; fix the syntax{column}") from None
+    lines = key_lines(text)
+    known = [*SECTIONS, *DRIVER_SETTINGS]
+    for section, body in data.items():
+        if section not in known:
+            raise _error(path, lines, section, f"unknown section [{section}]; the sections are "
+                         f"{', '.join(f'[{s}]' for s in known)}")
+        if not isinstance(body, dict):
+            raise _error(path, lines, section, f"must be a section: write [{section}] on its own line and keys under it")
+    for section in REQUIRED_SECTIONS:
+        if section not in data:
+            raise ConfigError(f"{path}: the [{section}] section is missing; add it"
+                              + (f" with driver = ... ({DRIVER_FIX[section]})" if section in DRIVER_FIX else ""))
+    values = {name: _section_values(path, lines, name, data.get(name, {}), spec) for name, spec in SECTIONS.items()}
+    drivers = {name: _driver_section(path, lines, name, data[name]) for name in DRIVER_SETTINGS if name in data}
+    base = path.parent
+    game = values["game"]
+    _check_game(path, lines, game["name"], game["options"])
+    journal = values["journal"]["path"]
+    return Config(
+        path=path,
+        game_name=game["name"],
+        game_options=dict(game["options"]),
+        wiring_path=base / values["board"]["wiring"] if values["board"]["wiring"] else None,
+        sensors=drivers["sensors"],
+        leds=drivers["leds"],
+        buttons=drivers.get("buttons"),
+        dice_mode=values["dice"]["mode"],
+        dice_seed=values["dice"]["seed"],
+        loop=LoopConfig(**{k: float(v) for k, v in values["loop"].items()}),
+        journal_path=base / journal if journal else _default_journal(base),
+        lines=lines,
+    )
+
+
+def _default_journal(base: Path) -> Path:
+    """systemd's StateDirectory when run as the service, else beside the configuration file."""
+    state = os.environ.get("STATE_DIRECTORY", "").split(":")[0]
+    return (Path(state) if state else base) / "journal.sqlite3"
+
+
+def _section_values(path: Path, lines: dict[str, int], section: str, body: Mapping[str, Any],
+                    spec: Mapping[str, Setting], *, strict: bool = True) -> dict[str, Any]:
+    """Each key of ``spec`` checked (or its default); with ``strict``, other keys are errors."""
+    if strict:
+        for key in body:
+            if key not in spec:
+                raise _error(path, lines, f"{section}.{key}", f"unknown key; [{section}] takes "
+                             f"{', '.join(spec)}")
+    values = {}
+    for key, setting in spec.items():
+        dotted = f"{section}.{key}"
+        if key not in body:
+            if setting.required:
+                raise _error(path, lines, section, f"{key} is missing; {setting.fix}")
+            values[key] = setting.default
+            continue
+        value = body[key]
+        if isinstance(value, bool) or not isinstance(value, setting.types) or not setting.accepts(value):
+            raise _error(path, lines, dotted, f"{value!r} is not accepted; {setting.fix}")
+        values[key] = value
+    return values
+
+
+def _driver_section(path: Path, lines: dict[str, int], section: str, body: Mapping[str, Any]) -> DriverConfig:
+    driver = body.get("driver")
+    if not isinstance(driver, str) or not driver:
+        where = f"{section}.driver" if "driver" in body else section
+        raise _error(path, lines, where, f"driver is missing or not a name; {DRIVER_FIX[section]}")
+    own = DRIVER_SETTINGS[section]
+    settings = _section_values(path, lines, section, {k: v for k, v in body.items() if k in own}, own)
+    options = {k: v for k, v in body.items() if k != "driver" and k not in own}
+    return DriverConfig(section, driver, options, settings)
+
+
+def _check_game(path: Path, lines: dict[str, int], name: str, options: dict[str, Any]) -> None:
+    """The game exists and takes these options (its module may not be installed on this machine)."""
+    from engine.core import OptionError
+    from engine.registry import GAMES, game_class
+    if name not in GAMES:
+        raise _error(path, lines, "game.name", f"unknown game {name!r}; use one of {', '.join(GAMES)}")
+    try:
+        game_class(name)(**options)
+    except ModuleNotFoundError:
+        raise _error(path, lines, "game.name", f"the game {name!r} is not installed in this version; "
+                     "`gameboard games` lists the ones that are") from None
+    except OptionError as exc:
+        raise _error(path, lines, "game.options", f"{exc}; `gameboard games` lists each game's options") from None
+
+
+def _error(path: Path, lines: Mapping[str, int], key: str, problem: str) -> ConfigError:
+    """``FILE:LINE: key: problem``, with the nearest line known for the key or its section."""
+    line = lines.get(key) or lines.get(key.split(".")[0])
+    return ConfigError(f"{path}:{line}: {key}: {problem}" if line else f"{path}: {key}: {problem}")
+
+
+_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+_KEY = re.compile(r"""^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=""")
+_INLINE_KEY = re.compile(r"""([A-Za-z0-9_-]+|"[^"]*")\s*=""")
+
+
+def key_lines(text: str) -> dict[str, int]:
+    """Where each section and key is written: "section" and "section.key" -> line number.
+
+    tomllib forgets positions, so this reads the few shapes a configuration file
+    uses (headers, ``key = value``, keys of a one-line inline table) and skips the
+    inside of multi-line strings.
+    """
+    lines: dict[str, int] = {}
+    section = ""
+    in_string: str | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if in_string:
+            if line.count(in_string) % 2:
+                in_string = None
+            continue
+        header = _HEADER.match(line)
+        if header:
+            section = _dotted(header.group(1))
+            lines.setdefault(section, number)
+            continue
+        key = _KEY.match(line)
+        if not key:
+            continue
+        dotted = ".".join(filter(None, (section, _dotted(key.group(1)))))
+        lines.setdefault(dotted, number)
+        rest = line[key.end():]
+        for quote in ('"""', "'''"):
+            if rest.count(quote) % 2:
+                in_string = quote
+        if rest.lstrip().startswith("{"):
+            for inner in _INLINE_KEY.finditer(rest):
+                lines.setdefault(f"{dotted}.{_dotted(inner.group(1))}", number)
+    return lines
+
+
+def _dotted(raw: str) -> str:
+    """A written key path without quotes and spaces (configuration keys hold no dots of their own)."""
+    return ".".join(part.strip().strip("\"'") for part in raw.split("."))
