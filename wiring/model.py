@@ -53,10 +53,17 @@ class Wiring:
     calibration: dict[int, ChannelCalibration] = field(default_factory=dict)
     #: Piece code (as the engine writes it) -> the class an analog sensor reads.
     piece_classes: dict[str, str] = field(default_factory=dict)
+    #: How many channels the sensor array reads (0: not recorded); spare ones stay unmapped.
+    sensor_channels: int = 0
 
     @property
     def channel_of(self) -> dict[str, int]:
         return {location: channel for channel, location in self.channels.items()}
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The analog piece classes, each once, in the order the piece codes name them."""
+        return tuple(dict.fromkeys(self.piece_classes.values()))
 
     def expected(self, content: str | None) -> Observation:
         """What a correctly working sensor reports for a location holding ``content``."""
@@ -77,4 +84,5 @@ def straight_wiring(board: Board, sensing: str = "presence", piece_classes: dict
         leds={name: ((0, i),) for i, name in enumerate(names)},
         strip_lengths=(len(names),),
         piece_classes=dict(piece_classes or {}),
+        sensor_channels=len(names),
     )
