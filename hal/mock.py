@@ -1,0 +1,356 @@
+"""The mock HAL: a physical board in memory, seen through its true wiring.
+
+Tests and the simulator lift, place, slide and flip pieces on a ``MockBoard``; its
+``sensors``, ``leds`` and ``buttons`` are drivers like any other, so the daemon runs
+on it unchanged.  Like gpiozero's mock pins it is a first-class driver, not a test
+hack.  Optional ``Noise`` makes the readings as untidy as a real board's: contacts
+bounce after a change, a slid piece passes over the locations on its way, a hand
+bumps a neighbour that lifts and drops back.  Every effect is scheduled against the
+injected clock (no sleeps, no threads), so a test with a ``hal.clock.ManualClock``
+reads the sensors at exact moments and gets the same values on every run.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from engine.boards import load_board
+from engine.errors import GameboardError
+from hal.base import BUTTONS, RGB, ButtonEvent, ButtonPanel, LedSink, Scan, SensorArray
+from hal.frames import Frame, checked_frame, dark_frame
+from hal.magnets import MagnetModel
+from wiring.model import Wiring
+
+#: How far a hand reaches when it bumps a neighbour, in multiples of the distance from
+#: the handled location to the nearest location of its kind (point to point, cell to cell).
+BUMP_REACH = 1.6
+
+
+class MockBoardError(GameboardError, ValueError):
+    """A mock board set up or handled in a way a real one cannot be; the message says how."""
+
+
+@dataclass(frozen=True)
+class Noise:
+    """How untidy the mock board's readings are; all zero (the default) is a clean board.
+
+    Times are in seconds of the board's clock, probabilities in 0..1.
+    """
+
+    bounce_time: float = 0.0  # how long a contact chatters after it changes
+    bounce_probability: float = 0.0  # the chance that a change chatters at all
+    slide_step: float = 0.0  # how long a slid piece is over each location it passes
+    bump_probability: float = 0.0  # the chance that handling a piece bumps a neighbour
+    bump_time: float = 0.0  # how long a bumped piece is off its location
+    analog_jitter: float = 0.0  # standard deviation of an analog reading, in ADC counts
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise MockBoardError(f"Noise.{name} = {value!r}: must be a number >= 0")
+            if name.endswith("probability") and value > 1:
+                raise MockBoardError(f"Noise.{name} = {value!r}: a probability is at most 1")
+
+    @classmethod
+    def realistic(cls) -> Noise:
+        """Figures of a hand-played board with reed switches: for the simulator and soak tests."""
+        return cls(
+            bounce_time=0.003,
+            bounce_probability=0.5,
+            slide_step=0.08,
+            bump_probability=0.05,
+            bump_time=0.3,
+            analog_jitter=3.0,
+        )
+
+
+@dataclass(frozen=True)
+class _Override:
+    """What a location's sensor sees for a while instead of the piece at rest there.
+
+    One content is shown steadily; two mean the contact chatters between them.
+    """
+
+    start: float
+    end: float
+    shown: tuple[str | None, ...]
+
+
+class MockBoard:
+    """The physical board in memory: pieces on locations, seen through the board's true wiring.
+
+    ``contents`` is the board at rest (what a person would see once the hand is
+    gone); the sensors see it through the noise until the effects of each handling
+    have passed.  The sensor array has ``channels`` channels, else the wiring's
+    ``sensor_channels``, else one past the highest wired channel: more than the wired
+    ones model spare channels.
+    """
+
+    def __init__(
+        self,
+        wiring: Wiring,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        noise: Noise | None = None,
+        seed: int = 0,
+        channels: int | None = None,
+        magnets: MagnetModel | None = None,
+    ) -> None:
+        self.wiring = wiring
+        self.clock = clock
+        self.noise = noise or Noise()
+        self._locations = load_board(wiring.board).locations
+        unknown = sorted(set(wiring.channels.values()) - set(self._locations))
+        if unknown:
+            raise MockBoardError(f"the wiring names locations that board {wiring.board!r} lacks: {', '.join(unknown)}")
+        self._pieces: dict[str, str] = {}
+        self.contents: Mapping[str, str] = MappingProxyType(self._pieces)
+        self._overrides: dict[str, list[_Override]] = {}
+        self._handling_rng = random.Random(f"{seed}:handling")
+        self.reading_rng = random.Random(f"{seed}:reading")
+        self._near_cache: dict[str, list[str]] = {}
+        count = channels or wiring.sensor_channels or max(wiring.channels, default=-1) + 1
+        self.sensors = MockSensors(self, count, magnets or MagnetModel(), seed)
+        self.leds = MockLeds(wiring)
+        self.buttons = MockButtons(clock)
+
+    # -- handling pieces -------------------------------------------------------------
+
+    def place(self, location: str, piece: str) -> None:
+        """Put ``piece`` down on an empty location."""
+        self._check_empty(location)
+        self._change(location, piece, self.clock())
+
+    def lift(self, location: str) -> str:
+        """Take the piece off a location and return it."""
+        piece = self._piece_at(location)
+        self._change(location, None, self.clock())
+        return piece
+
+    def move(self, source: str, target: str, via: Sequence[str] = ()) -> None:
+        """Slide the piece from ``source`` to an empty ``target``, passing over ``via`` in order.
+
+        With ``noise.slide_step`` the piece is over each empty ``via`` location for that
+        long and reaches the target last; without it, it arrives at once.
+        """
+        piece = self._piece_at(source)
+        self._check_empty(target)
+        for location in via:
+            self._check_location(location)
+        now = self.clock()
+        self._change(source, None, now, bump=False)
+        step = self.noise.slide_step
+        for index, location in enumerate(via):
+            if step and location not in self._pieces:
+                self._add(location, _Override(now + index * step, now + (index + 1) * step, (piece,)))
+        arrival = now + len(via) * step
+        self._change(target, piece, arrival)
+        if arrival > now:
+            self._add(target, _Override(now, arrival, (None,)))
+
+    def flip(self, location: str, piece: str) -> None:
+        """Turn the disk on ``location`` over: it now shows ``piece``."""
+        shown = self._piece_at(location)
+        if shown == piece:
+            raise MockBoardError(f"{location} already shows {piece}: a flip must change the piece")
+        self._change(location, piece, self.clock())
+
+    def set_contents(self, contents: Mapping[str, str | None]) -> None:
+        """Set up the whole board at once (None or a missing location is empty), without noise."""
+        for location, piece in contents.items():
+            self._check_location(location)
+            if piece is not None and not isinstance(piece, str):
+                raise MockBoardError(f"{location}: {piece!r} is not a piece code")
+        self._pieces.clear()
+        self._pieces.update({location: piece for location, piece in contents.items() if piece is not None})
+        self._overrides.clear()
+
+    # -- faults ------------------------------------------------------------------------
+
+    def stick(self, channel: int, value: int) -> None:
+        """Make ``channel`` read ``value`` whatever stands over it (a stuck sensor)."""
+        self.sensors.stick(channel, value)
+
+    def kill(self, channel: int) -> None:
+        """Freeze ``channel`` at its present reading: a dead sensor never changes."""
+        self.sensors.stick(channel, self.sensors.value(channel, self.clock()))
+
+    # -- what the sensors see ------------------------------------------------------------
+
+    def shown(self, location: str, now: float) -> str | None:
+        """The content a sensor under ``location`` sees at time ``now``."""
+        overrides = self._overrides.get(location)
+        if overrides:
+            overrides[:] = [override for override in overrides if override.end > now]
+            active = [override for override in overrides if override.start <= now]
+            if active:
+                return self.reading_rng.choice(active[-1].shown)
+        return self._pieces.get(location)
+
+    # -- internals -----------------------------------------------------------------------
+
+    def _change(self, location: str, piece: str | None, at: float, *, bump: bool = True) -> None:
+        """Set a location's content; schedule its bounce and maybe a bumped neighbour."""
+        before = self._pieces.get(location)
+        self._overrides.pop(location, None)
+        if piece is None:
+            self._pieces.pop(location, None)
+        else:
+            self._pieces[location] = piece
+        self._bounce(location, before, piece, at)
+        if bump:
+            self._maybe_bump(location, at)
+
+    def _bounce(self, location: str, before: str | None, after: str | None, at: float) -> None:
+        noise = self.noise
+        if noise.bounce_time and self._handling_rng.random() < noise.bounce_probability:
+            self._add(location, _Override(at, at + noise.bounce_time, (before, after)))
+
+    def _maybe_bump(self, location: str, at: float) -> None:
+        """Perhaps knock a nearby piece: it is off for ``bump_time``, then drops back."""
+        noise = self.noise
+        if not (noise.bump_time and self._handling_rng.random() < noise.bump_probability):
+            return
+        candidates = [near for near in self._near(location) if near in self._pieces]
+        if not candidates:
+            return
+        neighbour = self._handling_rng.choice(candidates)
+        piece = self._pieces[neighbour]
+        landing = at + noise.bump_time
+        self._add(neighbour, _Override(at, landing, (None,)))
+        self._bounce(neighbour, piece, None, at)
+        self._bounce(neighbour, None, piece, landing)
+
+    def _near(self, location: str) -> list[str]:
+        """The locations a hand at ``location`` can bump."""
+        if location not in self._near_cache:
+            here = self._locations[location]
+            distances = {
+                other: math.dist(place.xy, here.xy) for other, place in self._locations.items() if other != location
+            }
+            alike = [d for other, d in distances.items() if self._locations[other].kind == here.kind]
+            reach = BUMP_REACH * min(alike or distances.values(), default=0.0)
+            self._near_cache[location] = sorted(other for other, d in distances.items() if d <= reach)
+        return self._near_cache[location]
+
+    def _add(self, location: str, override: _Override) -> None:
+        self._overrides.setdefault(location, []).append(override)
+
+    def _check_location(self, location: str) -> None:
+        if location not in self._locations:
+            raise MockBoardError(f"{location!r} is not a location of board {self.wiring.board!r}")
+
+    def _check_empty(self, location: str) -> None:
+        self._check_location(location)
+        if location in self._pieces:
+            raise MockBoardError(f"{location} already holds {self._pieces[location]}: lift it first")
+
+    def _piece_at(self, location: str) -> str:
+        self._check_location(location)
+        if location not in self._pieces:
+            raise MockBoardError(f"{location} is empty: there is no piece to take")
+        return self._pieces[location]
+
+
+class MockSensors(SensorArray):
+    """The mock board's sensor channels: presence 1/0, or analog counts from a magnet model.
+
+    ``baselines`` and ``gains`` are each channel's true analog figures, drawn from the
+    seed: what a calibration should find.
+    """
+
+    def __init__(self, board: MockBoard, channels: int, magnets: MagnetModel, seed: int) -> None:
+        wiring = board.wiring
+        if wiring.sensing not in ("presence", "analog"):
+            raise MockBoardError(f"wiring sensing {wiring.sensing!r}: use 'presence' or 'analog'")
+        too_high = sorted(channel for channel in wiring.channels if not 0 <= channel < channels)
+        if too_high:
+            raise MockBoardError(f"the wiring uses channels {too_high} outside 0..{channels - 1}; raise channels=")
+        unknown = sorted(set(wiring.piece_classes.values()) - set(magnets.fields))
+        if wiring.sensing == "analog" and unknown:
+            raise MockBoardError(f"no magnet model for piece classes {unknown}; known: {', '.join(magnets.fields)}")
+        self.kind = wiring.sensing
+        self.magnets = magnets
+        self.baselines, self.gains = magnets.draw_channels(channels, random.Random(f"{seed}:sensors"))
+        self._board = board
+        self._located = [wiring.channels.get(channel) for channel in range(channels)]
+        self._stuck: dict[int, int] = {}
+
+    @property
+    def channels(self) -> int:
+        return len(self._located)
+
+    def read(self) -> Scan:
+        now = self._board.clock()
+        return Scan(tuple(self.value(channel, now) for channel in range(self.channels)), now)
+
+    def value(self, channel: int, now: float) -> int:
+        """What ``channel`` reads at time ``now``."""
+        if channel in self._stuck:
+            return self._stuck[channel]
+        location = self._located[channel]
+        shown = self._board.shown(location, now) if location else None
+        if self.kind == "presence":
+            return int(shown is not None)
+        board = self._board
+        jitter = board.reading_rng.gauss(0.0, board.noise.analog_jitter) if board.noise.analog_jitter else 0.0
+        piece_class = board.wiring.expected(shown)
+        return self.magnets.reading(self.baselines[channel], self.gains[channel], piece_class, jitter)
+
+    def stick(self, channel: int, value: int) -> None:
+        if not 0 <= channel < self.channels:
+            raise MockBoardError(f"channel {channel} is outside 0..{self.channels - 1}")
+        highest = 1 if self.kind == "presence" else self.magnets.full_scale
+        if not (isinstance(value, int) and 0 <= value <= highest):
+            raise MockBoardError(f"channel {channel}: a {self.kind} reading is 0..{highest}, not {value!r}")
+        self._stuck[channel] = value
+
+
+class MockLeds(LedSink):
+    """LED strips that keep the last frame shown, read back by location through the wiring."""
+
+    def __init__(self, wiring: Wiring) -> None:
+        self._wiring = wiring
+        self.frame: Frame = dark_frame(wiring.strip_lengths)
+        self.frames_shown = 0
+
+    @property
+    def strip_lengths(self) -> tuple[int, ...]:
+        return tuple(self._wiring.strip_lengths)
+
+    def show(self, frame: Sequence[Sequence[RGB]]) -> None:
+        self.frame = checked_frame(frame, self.strip_lengths)
+        self.frames_shown += 1
+
+    def location_colour(self, location: str) -> RGB:
+        """The colour lighting ``location`` (its first LED, where it has several)."""
+        leds = self._wiring.leds.get(location)
+        if not leds:
+            raise MockBoardError(f"no LED lights {location!r} in this wiring")
+        strip, index = leds[0]
+        return self.frame[strip][index]
+
+    def close(self) -> None:
+        self.frame = dark_frame(self.strip_lengths)
+
+
+class MockButtons(ButtonPanel):
+    """Buttons pressed by code: ``press(name)`` queues an event at the clock's time."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self._queue: list[ButtonEvent] = []
+
+    def press(self, name: str) -> None:
+        if name not in BUTTONS:
+            raise MockBoardError(f"no button {name!r}; buttons: {', '.join(BUTTONS)}")
+        self._queue.append(ButtonEvent(name, self._clock()))
+
+    def events(self) -> list[ButtonEvent]:
+        events, self._queue = self._queue, []
+        return events
