@@ -1,0 +1,512 @@
+"""Over-Pass: race your pieces from the Center Square to the exit points, moving anyone's.
+
+Two to four players, ten pieces per colour (two colours each in the two-player game,
+used turn about).  A turn: a piece from the reserve onto the Center Square (the
+covered centre intersection), a roll of two dice for a budget of points, then any
+moves within it: Over-Pass (1) over a bridge of pieces not of the moving piece's
+colour, Trade (1) of two pieces of different colours resting on parallel lines, Slide
+(2) one step outward, Exit (1) of one's own colour from an exit point.  The turn ends,
+with the Center Square empty, by the ``end`` button.  The first to bring home all
+their pieces wins.  Rule readings are recorded in ``docs/rules.md``.
+
+The position is a plain dict point -> colour; the rule tables (exit points, trade
+partners, outward steps) are derived once per board, so generating a turn's moves is
+a few dict lookups per piece.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+from engine.board import CENTER, LineBoard
+from engine.boards import load_board
+from engine.core import (CHANCE, TERMINAL, Change, Content, EngineError, Footprint, Game, Move, Option,
+                         OptionError, Outcome, PositionError, State)
+from engine.games.bridges import bridge_reach
+from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
+
+LAYOUT_FILE = Path(__file__).parent / "data" / "overpass.json"
+
+ENTER, ROLL, MOVE, OVER = "enter", "roll", "move", "over"
+PHASES = (ENTER, ROLL, MOVE, OVER)
+DIE_FACES = range(1, 7)
+
+
+class LayoutFileError(EngineError):
+    """The start layout file cannot be used; the message names the file and the fix."""
+
+
+# -- moves --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Enter(Move):
+    """A piece of the turn's colour from its reserve onto the Center Square (not a move: free)."""
+
+    cost: ClassVar[int] = 0
+
+    def __str__(self) -> str:
+        return "enter"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Move):
+    """The two dice, smaller first: the turn's budget is their sum."""
+
+    low: int
+    high: int
+    cost: ClassVar[int] = 0
+
+    def __str__(self) -> str:
+        return f"roll {self.low}+{self.high}"
+
+
+@dataclass(frozen=True, slots=True)
+class OverPassMove(Move):
+    """Over a bridge of pieces to an empty intersection; the path leaves no trace, so (from, to) names it."""
+
+    start: str
+    end: str
+    cost: ClassVar[int] = 1
+
+    def __str__(self) -> str:
+        return f"O {self.start}-{self.end}"
+
+
+@dataclass(frozen=True, slots=True)
+class Trade(Move):
+    """Two pieces of different colours on parallel lines swap places (``a`` first in board order)."""
+
+    a: str
+    b: str
+    cost: ClassVar[int] = 1
+
+    def __str__(self) -> str:
+        return f"T {self.a}={self.b}"
+
+
+@dataclass(frozen=True, slots=True)
+class Slide(Move):
+    """One step outward along a line onto an empty intersection."""
+
+    start: str
+    end: str
+    cost: ClassVar[int] = 2
+
+    def __str__(self) -> str:
+        return f"S {self.start}-{self.end}"
+
+
+@dataclass(frozen=True, slots=True)
+class Exit(Move):
+    """The mover's own piece off an exit point onto their home pile."""
+
+    point: str
+    cost: ClassVar[int] = 1
+
+    def __str__(self) -> str:
+        return f"X {self.point}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Move):
+    """The turn is over (the Center Square is empty)."""
+
+    button: ClassVar[str | None] = "end_turn"
+    cost: ClassVar[int] = 0
+
+    def __str__(self) -> str:
+        return "end"
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnCenter(Move):
+    """No move can empty the Center Square: its piece goes back to its reserve and the turn ends."""
+
+    cost: ClassVar[int] = 0
+
+    def __str__(self) -> str:
+        return "return"
+
+
+ROLLS: tuple[tuple[Roll, float], ...] = tuple(
+    (Roll(low, high), (1 if low == high else 2) / 36) for low in DIE_FACES for high in DIE_FACES if low <= high)
+
+
+# -- data ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The start: pieces per colour, and the intersections each colour starts on."""
+
+    pieces_per_colour: int
+    start: dict[str, tuple[str, ...]]
+
+
+def load_layout(board: LineBoard, path: Path = LAYOUT_FILE) -> Layout:
+    """Read and check the start layout: each colour on two opposite intersections of the cover's edge."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LayoutFileError(f"{path}: cannot read the start layout ({exc.strerror})") from None
+    except json.JSONDecodeError as exc:
+        raise LayoutFileError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    count = data.get("pieces_per_colour") if isinstance(data, dict) else None
+    start = data.get("start") if isinstance(data, dict) else None
+    if not isinstance(count, int) or count < 2:
+        raise LayoutFileError(f'{path}: "pieces_per_colour" must be a whole number of at least 2, not {count!r}')
+    if not isinstance(start, dict) or set(start) != set(OVERPASS_COLOURS):
+        raise LayoutFileError(f'{path}: "start" must map each of {", ".join(OVERPASS_COLOURS)} '
+                              f'to its two intersections, e.g. "black": ["p1", "p3"]')
+    edge = set(board.on_cover_edge)
+    seen: set[str] = set()
+    for colour, points in start.items():
+        if (not isinstance(points, list) or len(points) != 2 or not set(points) <= edge
+                or board.xy(points[0]) != tuple(-v for v in board.xy(points[1]))):
+            raise LayoutFileError(f'{path}: "start"."{colour}" = {points!r}: give two diagonally opposite '
+                                  f'intersections around the Center Square, from {", ".join(sorted(edge))}')
+        if seen & set(points):
+            raise LayoutFileError(f'{path}: "start"."{colour}" reuses {", ".join(sorted(seen & set(points)))}')
+        seen.update(points)
+    return Layout(count, {colour: tuple(points) for colour, points in start.items()})
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The board facts the rules read on every move, derived once."""
+
+    board: LineBoard
+    points: tuple[str, ...]
+    exits: frozenset[str]
+    outward: dict[str, tuple[str, ...]]
+    #: Intersections a piece here may trade with: a line through each, parallel and distinct.
+    trade_partners: dict[str, frozenset[str]]
+    perimeter: frozenset[tuple[str, str]]
+
+    def along_perimeter(self, a: str, b: str) -> bool:
+        return (a, b) in self.perimeter
+
+
+@cache
+def rule_tables(board_name: str) -> Tables:
+    board = load_board(board_name)
+    through = {p: {(line.direction, line.index) for line in board.lines_through[p]} for p in board.points}
+    partners = {
+        a: frozenset(b for b in board.points if b != a and any(
+            da == db and ia != ib for da, ia in through[a] for db, ib in through[b]))
+        for a in board.points}
+    return Tables(board, tuple(board.points), frozenset(board.exits), board.outward, partners, board.perimeter)
+
+
+# -- the game -----------------------------------------------------------------
+
+
+class OverPass(Game):
+    """Over-Pass with its options: the colours in play, who commands each, the turn order."""
+
+    name = "overpass"
+    title = "Over-Pass"
+    board_name = "overpass"
+    options_spec = {
+        "players": Option(4, (2, 3, 4), "number of players; two players command two colours each"),
+        "goal": Option("one", ("one", "both"),
+                       "two-player game: exit all pieces of one of your colours, or of both, to win"),
+    }
+    pieces = dict(DISPLAY)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        players = self.options["players"]
+        if players != 2 and self.options["goal"] != "one":
+            raise OptionError(f"{self.name}: goal={self.options['goal']!r} is for the two-player game; "
+                              f"with {players} players each exits all of their one colour")
+        self.seats = seats(players)
+        #: Colours in turn order: in the two-player game the players alternate, and so do their colours.
+        self.turn_colours: tuple[str, ...] = tuple(
+            seat[k] for k in range(len(self.seats[0])) for seat in self.seats)
+        self.owner: dict[str, int] = {c: player for player, seat in enumerate(self.seats) for c in seat}
+        self.tables = rule_tables(self.board_name)
+        self.layout = load_layout(self.tables.board)
+
+    @property
+    def num_players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        return self.tables.points
+
+    def player_name(self, player: int) -> str:
+        return " and ".join(self.seats[player])
+
+    def new_initial_state(self) -> OverPassState:
+        cells: dict[str, Content] = dict.fromkeys(self.tables.points)
+        for colour in self.turn_colours:
+            for point in self.layout.start[colour]:
+                cells[point] = colour
+        reserve = {c: self.layout.pieces_per_colour - len(self.layout.start[c]) for c in self.turn_colours}
+        return OverPassState(self, cells, reserve, dict.fromkeys(self.turn_colours, 0), 0, ENTER, None, 0)
+
+    def has_won(self, home: dict[str, int], player: int) -> bool:
+        """Whether ``player`` has exited enough: every colour they command, or one under goal "one"."""
+        done = [home[c] == self.layout.pieces_per_colour for c in self.seats[player]]
+        return all(done) if self.options["goal"] == "both" else any(done)
+
+    def state_from_position(self, position: dict[str, Any]) -> OverPassState:
+        return _read_position(self, position)
+
+
+class OverPassState(State):
+    """A position: the intersections, each colour's reserve and home counts, whose turn, the budget."""
+
+    game: OverPass
+
+    def __init__(self, game: OverPass, cells: dict[str, Content], reserve: dict[str, int],
+                 home: dict[str, int], turn: int, phase: str, roll: tuple[int, int] | None, budget: int) -> None:
+        super().__init__(game)
+        self.cells = cells
+        self.reserve = reserve
+        self.home = home
+        self.turn = turn
+        self.phase = phase
+        self.roll = roll
+        self.budget = budget
+
+    # -- whose turn ------------------------------------------------------------
+
+    @property
+    def colour(self) -> str:
+        """The colour the player to move represents this turn."""
+        return self.game.turn_colours[self.turn]
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == ROLL:
+            return CHANCE
+        if self.phase == OVER:
+            return TERMINAL
+        return self.game.owner[self.colour]
+
+    def turn_piece(self) -> Content:
+        return None if self.phase == OVER else self.colour
+
+    def exits_allowed(self) -> bool:
+        """Exit needs an even roll (the dice's sum) while any reserve pile still holds a piece."""
+        return self.roll is not None and (sum(self.roll) % 2 == 0 or not any(self.reserve.values()))
+
+    # -- moves -----------------------------------------------------------------
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        return list(ROLLS) if self.phase == ROLL else []
+
+    def generate_moves(self) -> Iterator[Move]:
+        if self.phase == ENTER:
+            yield Enter()
+        elif self.phase == ROLL:
+            yield from (roll for roll, _ in ROLLS)
+        elif self.phase == MOVE:
+            yield from self._turn_moves()
+
+    def _turn_moves(self) -> list[Move]:
+        tables, cells, budget = self.game.tables, self.cells, self.budget
+        moves: list[Move] = []
+        center_can_empty = False
+        if budget >= 1:
+            player, owner, exits = self.current_player, self.game.owner, tables.exits
+            may_exit = self.exits_allowed()
+            occupied = cells.__getitem__
+            tradeable = []
+            for point in tables.points:
+                colour = cells[point]
+                if colour is None:
+                    continue
+                on_exit = point in exits
+                if on_exit:
+                    if owner[colour] != player:
+                        continue
+                    if may_exit and colour == self.colour:
+                        moves.append(Exit(point))
+                else:
+                    tradeable.append(point)
+                reach = bridge_reach(tables.board, point, occupied, lambda q, own=colour: cells[q] != own,
+                                     tables.along_perimeter if on_exit else None)
+                moves.extend(OverPassMove(point, end) for end in reach)
+                if budget >= 2:  # a Slide the same as an Over-Pass is left to the cheaper Over-Pass
+                    moves.extend(Slide(point, end) for end in tables.outward[point]
+                                 if cells[end] is None and end not in reach)
+                if point == CENTER and (reach or budget >= 2 and any(
+                        cells[end] is None for end in tables.outward[point])):
+                    center_can_empty = True
+            partners = tables.trade_partners
+            for i, a in enumerate(tradeable):
+                colour, near = cells[a], partners[a]
+                moves.extend(Trade(a, b) for b in tradeable[i + 1:] if b in near and cells[b] != colour)
+        if cells[CENTER] is None:
+            moves.append(EndTurn())
+        elif not center_can_empty:
+            moves.append(ReturnCenter())
+        return moves
+
+    def footprint(self, move: Move) -> Footprint:
+        cells = self.cells
+        if isinstance(move, (OverPassMove, Slide)):
+            piece = cells[move.start]
+            changes = (Change(move.start, piece, None), Change(move.end, None, piece))
+        elif isinstance(move, Trade):
+            first, second = cells[move.a], cells[move.b]
+            changes = (Change(move.a, first, second), Change(move.b, second, first))
+        elif isinstance(move, Exit):
+            changes = (Change(move.point, cells[move.point], None),)
+        elif isinstance(move, Enter):
+            changes = (Change(CENTER, None, self.colour),)
+        elif isinstance(move, ReturnCenter):
+            changes = (Change(CENTER, cells[CENTER], None),)
+        else:
+            changes = ()
+        return Footprint(changes, move.cost)
+
+    # -- playing ---------------------------------------------------------------
+
+    def _snapshot(self) -> Any:
+        return (self.cells.copy(), self.reserve.copy(), self.home.copy(),
+                self.turn, self.phase, self.roll, self.budget)
+
+    def _restore(self, snapshot: Any) -> None:
+        (self.cells, self.reserve, self.home, self.turn, self.phase, self.roll, self.budget) = snapshot
+
+    def _play(self, move: Move) -> None:
+        cells = self.cells
+        self.budget -= move.cost
+        if isinstance(move, (OverPassMove, Slide)):
+            cells[move.end], cells[move.start] = cells[move.start], None
+        elif isinstance(move, Trade):
+            cells[move.a], cells[move.b] = cells[move.b], cells[move.a]
+        elif isinstance(move, Exit):
+            colour = cells[move.point]
+            cells[move.point] = None
+            self.home[colour] += 1
+            if self.game.has_won(self.home, self.game.owner[colour]):
+                self.phase = OVER
+        elif isinstance(move, Roll):
+            self.roll = (move.low, move.high)
+            self.budget = move.low + move.high
+            self.phase = MOVE
+        elif isinstance(move, Enter):
+            cells[CENTER] = self.colour
+            self.reserve[self.colour] -= 1
+            self.phase = ROLL
+        elif isinstance(move, ReturnCenter):
+            self.reserve[cells[CENTER]] += 1
+            cells[CENTER] = None
+            self._next_turn()
+        elif isinstance(move, EndTurn):
+            self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.turn = (self.turn + 1) % len(self.game.turn_colours)
+        self.roll, self.budget = None, 0
+        self.phase = ENTER if self.reserve[self.colour] else ROLL
+
+    # -- reading the position --------------------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        if self.phase != OVER:
+            return None
+        winner = self.game.owner[self.colour]
+        others = -1.0 / (self.game.num_players - 1)
+        return Outcome((winner,), f"{self.game.player_name(winner)} exited all their pieces",
+                       tuple(1.0 if p == winner else others for p in range(self.game.num_players)))
+
+    def contents(self) -> dict[str, Content]:
+        return dict(self.cells)
+
+    def position(self) -> dict[str, Any]:
+        return {
+            "turn": self.colour,
+            "phase": self.phase,
+            "roll": list(self.roll) if self.roll else None,
+            "budget": self.budget,
+            "board": {p: c for p, c in self.cells.items() if c is not None},
+            "reserve": dict(self.reserve),
+            "home": dict(self.home),
+        }
+
+
+def _read_position(game: OverPass, position: dict[str, Any]) -> OverPassState:
+    """Build a state from ``OverPassState.position()`` data, refusing what the rules cannot reach."""
+    if not isinstance(position, dict):
+        raise PositionError("an Over-Pass position must be an object with turn, phase, roll, budget, "
+                            "board, reserve and home")
+    colours = game.turn_colours
+    unknown = set(position) - {"turn", "phase", "roll", "budget", "board", "reserve", "home"}
+    if unknown:
+        raise PositionError(f"unknown position key(s) {', '.join(sorted(unknown))}")
+    turn = position.get("turn")
+    if turn not in colours:
+        raise PositionError(f"turn={turn!r}: give the colour to move, one of {', '.join(colours)}")
+    phase = position.get("phase", ENTER)
+    if phase not in PHASES:
+        raise PositionError(f"phase={phase!r}: one of {', '.join(PHASES)}")
+    board = position.get("board", {})
+    if not isinstance(board, dict):
+        raise PositionError('"board" must map intersections to colours, e.g. {"p1": "black"}')
+    cells: dict[str, Content] = dict.fromkeys(game.tables.points)
+    for point, colour in board.items():
+        if point not in cells:
+            raise PositionError(f"board: {point!r} is not an intersection (p1..p{len(cells) - 1} or center)")
+        if colour not in colours:
+            raise PositionError(f"board: {point} holds {colour!r}, not a colour in play ({', '.join(colours)})")
+        cells[point] = colour
+    piles = {name: _read_counts(position.get(name), name, colours) for name in ("reserve", "home")}
+    for colour in colours:
+        total = sum(c == colour for c in cells.values()) + piles["reserve"][colour] + piles["home"][colour]
+        if total != game.layout.pieces_per_colour:
+            raise PositionError(f"{colour}: {total} pieces on the board, in reserve and at home; "
+                                f"there are {game.layout.pieces_per_colour}")
+    roll, budget = _read_roll(position.get("roll"), position.get("budget", 0), phase)
+    state = OverPassState(game, cells, piles["reserve"], piles["home"], colours.index(turn), phase, roll, budget)
+    _check_phase(state)
+    return state
+
+
+def _read_counts(raw: object, name: str, colours: tuple[str, ...]) -> dict[str, int]:
+    if not isinstance(raw, dict) or set(raw) != set(colours) or not all(
+            isinstance(n, int) and n >= 0 for n in raw.values()):
+        raise PositionError(f'"{name}" must give a count of 0 or more for each of {", ".join(colours)}')
+    return {c: raw[c] for c in colours}
+
+
+def _read_roll(raw: object, budget: object, phase: str) -> tuple[tuple[int, int] | None, int]:
+    if phase in (ENTER, ROLL):
+        if raw is not None or budget != 0:
+            raise PositionError(f'phase {phase}: the dice are not rolled yet, so "roll" is null and "budget" 0')
+        return None, 0
+    if (not isinstance(raw, list) or len(raw) != 2 or not all(isinstance(d, int) and d in DIE_FACES for d in raw)
+            or raw[0] > raw[1]):
+        raise PositionError(f'roll={raw!r}: two dice from 1 to 6, smaller first, e.g. [3, 4]')
+    if not isinstance(budget, int) or not 0 <= budget <= sum(raw):
+        raise PositionError(f"budget={budget!r}: the points left, from 0 to the roll's {sum(raw)}")
+    return (raw[0], raw[1]), budget
+
+
+def _check_phase(state: OverPassState) -> None:
+    """The phase must agree with the board: an empty Center Square between turns, a winner iff over."""
+    center = state.cells[CENTER]
+    if state.phase == ENTER and (center is not None or not state.reserve[state.colour]):
+        raise PositionError(f"phase enter: the Center Square must be empty and {state.colour} must have a "
+                            f"piece in reserve")
+    if state.phase == ROLL and center not in (None, state.colour):
+        raise PositionError(f"phase roll: the Center Square holds {center}, but only {state.colour}'s "
+                            f"entered piece can be there before the roll")
+    winners = [p for p in range(state.game.num_players) if state.game.has_won(state.home, p)]
+    if state.phase == OVER and winners != [state.game.owner[state.colour]]:
+        raise PositionError(f"phase over: {state.colour} must have just exited the last piece it needed")
+    if state.phase != OVER and winners:
+        raise PositionError(f"{state.game.player_name(winners[0])} has already exited their pieces: "
+                            f'the phase is "over"')
