@@ -1,0 +1,121 @@
+"""Full House: the Groups-of-Three movement, colours ignored, until every piece is on the board.
+
+Solitaire Challenge 1: from a three-piece start, bring all 40 pieces onto the board
+in as few moves as possible, with unlimited moves (no dice, no turns).  Only steps
+count; adds are free, as in the game.  A piece borne off could never come back, so
+the puzzle offers no bearing off.  The ``pieces`` option sets how many pieces must
+end on the board (40 in the book), which gives small instances for tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from engine.core import TERMINAL, Content, Game, Move, Option, OptionError, Outcome, PositionError
+from engine.games.groups_of_three import UNLIMITED, Add, CompartmentState, Step, load_layout
+
+PIECE = "piece"
+BOOK_PIECES = 40
+
+
+class FullHouse(Game):
+    """The Full House puzzle as a one-player game."""
+
+    name = "full-house"
+    title = "Full House"
+    board_name = "overpass"
+    options_spec: ClassVar[dict[str, Option]] = {
+        "pieces": Option(BOOK_PIECES, tuple(range(1, 93)),
+                         "pieces that must end on the board (40 in the book; fewer for a smaller puzzle)"),
+    }
+    #: Colours are ignored: every piece is the same, shown in natural wood.
+    pieces: ClassVar[dict[str, str]] = {PIECE: "#c8a165"}
+
+    @property
+    def num_players(self) -> int:
+        return 1
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        return load_layout().faces
+
+    @property
+    def target(self) -> int:
+        return self.options["pieces"]
+
+    def new_initial_state(self) -> FullHouseState:
+        start = load_layout().full_house_start
+        if self.target < len(start):
+            raise OptionError(f"full-house: pieces={self.target} is fewer than the {len(start)} pieces of the start")
+        state = FullHouseState(self)
+        state._place_pieces(0, start)
+        state.reserve[0] = self.target - len(start)
+        return state
+
+    def state_from_position(self, position: dict[str, Any]) -> FullHouseState:
+        state = FullHouseState(self)
+        state._load_movement(position, self.target)
+        moves = position.get("moves", 0)
+        if not isinstance(moves, int) or isinstance(moves, bool) or moves < 0:
+            raise PositionError(f"position: moves {moves!r} must be a count of the moves made (0 or more)")
+        if state.borne_off[0]:
+            raise PositionError("position: borne_off must be 0: the Full House puzzle bears no piece off")
+        state.moves = moves
+        return state
+
+
+class FullHouseState(CompartmentState):
+    """A Full House position: the pieces, the reserve and the moves made so far."""
+
+    bear_off: ClassVar[bool] = False
+    game: FullHouse
+
+    def __init__(self, game: FullHouse) -> None:
+        super().__init__(game, (PIECE,))
+        #: Steps made so far: the puzzle's score (adds are free).
+        self.moves = 0
+
+    def _mover(self) -> int:
+        return 0
+
+    def _steps_left(self) -> int:
+        return UNLIMITED
+
+    def is_solved(self) -> bool:
+        return not self.reserve[0]
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.is_solved() or not any(self._movement()) else 0
+
+    def turn_piece(self) -> Content:
+        return None if self.is_solved() else PIECE
+
+    def generate_moves(self) -> Iterator[Move]:
+        if not self.is_solved():
+            yield from self._movement()
+
+    def _play(self, move: Move) -> None:
+        if isinstance(move, Step):
+            self._play_step(move)
+            self.moves += 1
+        elif isinstance(move, Add):
+            self._play_add(move)
+
+    def outcome(self) -> Outcome | None:
+        if self.is_solved():
+            return Outcome((0,), f"all {self.game.target} pieces on the board in {self.moves} moves", (1.0,))
+        if not any(self._movement()):
+            return Outcome((), "no piece can move", (0.0,))
+        return None
+
+    def _snapshot(self) -> Any:
+        return super()._snapshot(), self.moves
+
+    def _restore(self, snapshot: Any) -> None:
+        movement, self.moves = snapshot
+        super()._restore(movement)
+
+    def position(self) -> dict[str, Any]:
+        return {**self._movement_position(), "moves": self.moves}
