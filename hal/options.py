@@ -27,37 +27,44 @@ class DriverOptions:
         self._options = dict(options)
         self._read: set[str] = set()
 
-    def _get(self, key: str, default: Any, example: str) -> Any:
+    def _given(self, key: str, default: Any, example: str) -> bool:
+        """Whether the person gave ``key``; a missing key without a default is an error."""
         self._read.add(key)
-        if key in self._options:
-            return self._options[key]
-        if default is REQUIRED:
+        if key not in self._options and default is REQUIRED:
             raise DriverOptionError(key, f"the {self.driver} driver needs this option, e.g. {key} = {example}")
-        return default
+        return key in self._options
 
     def integer(self, key: str, default: Any = REQUIRED, *, low: int, high: int, example: str = "") -> int:
         """A whole number in ``low..high``."""
-        value = self._get(key, default, example or str(low))
+        if not self._given(key, default, example or str(low)):
+            return default
+        value = self._options[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise DriverOptionError(key, f"{value!r} is not a whole number from {low} to {high}; e.g. {key} = {example or low}")
         return value
 
     def number(self, key: str, default: Any = REQUIRED, *, low: float, high: float, example: str = "") -> float:
         """A number in ``low..high``."""
-        value = self._get(key, default, example or str(low))
+        if not self._given(key, default, example or str(low)):
+            return default
+        value = self._options[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
             raise DriverOptionError(key, f"{value!r} is not a number from {low} to {high}; e.g. {key} = {example or low}")
         return float(value)
 
     def boolean(self, key: str, default: Any = REQUIRED) -> bool:
-        value = self._get(key, default, "true")
+        if not self._given(key, default, "true"):
+            return default
+        value = self._options[key]
         if not isinstance(value, bool):
             raise DriverOptionError(key, f"{value!r} is not true or false; write {key} = true or {key} = false")
         return value
 
     def text(self, key: str, default: Any = REQUIRED, *, choices: tuple[str, ...] = (), example: str = "") -> str:
         """A string, one of ``choices`` when they are given."""
-        value = self._get(key, default, f'"{choices[0] if choices else example}"')
+        if not self._given(key, default, f'"{choices[0] if choices else example}"'):
+            return default
+        value = self._options[key]
         if not isinstance(value, str) or (choices and value not in choices):
             allowed = f"one of {', '.join(repr(c) for c in choices)}" if choices else f'text, e.g. {key} = "{example}"'
             raise DriverOptionError(key, f"{value!r} is not {allowed}")
@@ -65,14 +72,18 @@ class DriverOptions:
 
     def pin(self, key: str, default: Any = REQUIRED) -> Pin:
         """One GPIO pin; gpiozero checks the name itself when the device opens."""
-        value = self._get(key, default, "17")
+        if not self._given(key, default, "17"):
+            return default
+        value = self._options[key]
         if not _is_pin(value):
             raise DriverOptionError(key, f"{value!r} is not a GPIO pin; give a BCM number or a name, e.g. {key} = 17")
         return value
 
     def pins(self, key: str, default: Any = REQUIRED, *, example: str = "[17, 27, 22]") -> list[Pin]:
         """A non-empty list of distinct GPIO pins."""
-        value = self._get(key, default, example)
+        if not self._given(key, default, example):
+            return default
+        value = self._options[key]
         if not isinstance(value, list) or not value or not all(_is_pin(p) for p in value):
             raise DriverOptionError(key, f"{value!r} is not a list of GPIO pins; e.g. {key} = {example}")
         self.distinct(key, value)
@@ -80,7 +91,9 @@ class DriverOptions:
 
     def integers(self, key: str, default: Any = REQUIRED, *, low: int, high: int, example: str) -> list[int]:
         """A non-empty list of distinct whole numbers in ``low..high``."""
-        value = self._get(key, default, example)
+        if not self._given(key, default, example):
+            return default
+        value = self._options[key]
         if not isinstance(value, list) or not value or not all(
             isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value
         ):
@@ -90,7 +103,8 @@ class DriverOptions:
 
     def pin_table(self, key: str, names: tuple[str, ...], *, example: str) -> dict[str, Pin]:
         """A non-empty table of name -> GPIO pin, names from ``names``, pins distinct."""
-        value = self._get(key, REQUIRED, example)
+        self._given(key, REQUIRED, example)
+        value = self._options[key]
         if not isinstance(value, dict) or not value or not all(_is_pin(pin) for pin in value.values()):
             raise DriverOptionError(key, f"{value!r} is not a table of name = pin; e.g. {key} = {example}")
         unknown = sorted(set(value) - set(names))
@@ -101,7 +115,9 @@ class DriverOptions:
 
     def tables(self, key: str, default: Any = REQUIRED, *, example: str) -> list[dict[str, Any]]:
         """A non-empty list of tables (TOML ``[[section.key]]`` or inline ``[{...}, {...}]``)."""
-        value = self._get(key, default, example)
+        if not self._given(key, default, example):
+            return default
+        value = self._options[key]
         if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
             raise DriverOptionError(key, f"{value!r} is not a list of tables; e.g. {key} = {example}")
         return [dict(v) for v in value]

@@ -1,0 +1,69 @@
+"""Drivers opened by name from configuration options, and what a machine without a Pi imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from hal import registry
+from hal.base import DriverOptionError
+from hal.gpio_inputs import GpioSensors
+from hal.mock_driver import shared_mock_board
+
+
+def test_an_unknown_driver_lists_the_known_ones():
+    with pytest.raises(DriverOptionError, match="no sensors driver 'hc595'; the drivers are: gpio, hc165") as raised:
+        registry.open_sensors("hc595", {})
+    assert raised.value.key == "driver"
+    with pytest.raises(DriverOptionError, match="no LED driver 'dotstar'"):
+        registry.open_leds("dotstar", {})
+    with pytest.raises(DriverOptionError, match="no buttons driver 'serial'"):
+        registry.open_buttons("serial", {})
+
+
+def test_drivers_open_by_name_with_their_options(mock_factory):
+    sensors = registry.open_sensors("gpio", {"pins": [17, 27]})
+    assert isinstance(sensors, GpioSensors) and sensors.channels == 2
+    with pytest.raises(DriverOptionError, match="its options: pins, pull_up") as raised:
+        registry.open_buttons("gpio", {"pins": {"undo": 5}, "bounce": 0.1})
+    assert raised.value.key == "bounce"
+
+
+def test_mock_parts_opened_with_the_same_options_share_one_board():
+    options = {"board": "squareoff", "seed": 3}
+    sensors = registry.open_sensors("mock", options)
+    leds = registry.open_leds("mock", options)
+    buttons = registry.open_buttons("mock", options)
+    board = shared_mock_board(options)
+    assert board.sensors is sensors and board.leds is leds and board.buttons is buttons
+    board.place("p1", "white")
+    assert sensors.read().values[board.wiring.channel_of["p1"]] == 1
+    assert shared_mock_board({"board": "squareoff", "seed": 4}) is not board
+
+
+@pytest.mark.parametrize(
+    ("options", "key", "message"),
+    [
+        ({}, "board", "needs this option"),
+        ({"board": "chess"}, "board", "'chess' is not one of 'overpass'"),
+        ({"board": "overpass", "noise": "loud"}, "noise", "one of 'none', 'realistic'"),
+        ({"board": "overpass", "seed": -1}, "seed", "not a whole number from 0"),
+    ],
+)
+def test_mock_options_are_checked(options, key, message):
+    with pytest.raises(DriverOptionError, match=message) as raised:
+        registry.open_sensors("mock", options)
+    assert raised.value.key == key
+
+
+def test_the_hal_imports_no_pi_only_library_until_a_driver_needs_it():
+    code = (
+        "import sys, hal.registry, hal.mock, hal.mock_driver, hal.dice\n"
+        "hal.registry.open_sensors('mock', {'board': 'overpass'})\n"
+        "pi_only = {'RPi', 'lgpio', 'spidev', 'rpi_ws281x', 'board', 'neopixel', 'neopixel_spi', 'busio', 'serial'}\n"
+        "print(sorted(pi_only & set(sys.modules)))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert found.strip() == "[]"
