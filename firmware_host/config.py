@@ -115,6 +115,8 @@ DRIVER_SETTINGS: dict[str, dict[str, Setting]] = {
                                      _number(0, 100_000, low_open=True)),
         "ma_per_led": Setting(NUMBER, 60.0, "use the milliamps one full-white LED draws: about 60 for a WS2812",
                               _number(0, 1000, low_open=True)),
+        "dice_locations": Setting((list,), [], 'list the locations whose LEDs show the dice, e.g. ["f90", "f91", "f92"]',
+                                  lambda v: all(isinstance(item, str) for item in v)),
     },
     "buttons": {},
 }

@@ -1,0 +1,336 @@
+"""The board daemon's loop: scan, debounce, observe, track, accept, journal, present.
+
+``Daemon.step`` is one iteration, driven by tests and the simulator with their own
+clock; ``Daemon.run`` repeats it at the scan rate under systemd (READY, WATCHDOG,
+STATUS).  Every accepted move is committed to the journal before the frame that
+shows it accepted is built.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Game, IllegalMoveError, Move, State
+from firmware_host.config import Config, Hal, LoopConfig
+from firmware_host.journal import Journal
+from firmware_host.notify import Notifier
+from firmware_host.observer import Observer
+from firmware_host.presenter import Presenter, Scene, hex_colour
+from firmware_host.scanner import Scanner
+from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback
+from wiring.model import Wiring
+
+Subscriber = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class LedSettings:
+    """How bright the LEDs are and how much current they may draw."""
+
+    brightness: float = 0.5
+    current_budget_ma: float = 2000.0
+    ma_per_led: float = 60.0
+    dice_locations: tuple[str, ...] = ()
+
+
+class Daemon:
+    """One board: its hardware, its game, its journal."""
+
+    def __init__(self, state_or_game: State | Game, hal: Hal, wiring: Wiring, journal: Journal,
+                 clock: Callable[[], float] = time.monotonic, *, loop: LoopConfig = LoopConfig(),
+                 leds: LedSettings = LedSettings(), notifier: Notifier | None = None) -> None:
+        self.hal = hal
+        self.wiring = wiring
+        self.journal = journal
+        self.clock = clock
+        self.loop = loop
+        self.notifier = notifier or Notifier("")
+        self.state = self._opening_state(state_or_game)
+        board = self.state.game.board
+        places = getattr(board, "places", board.locations)
+        missing = sorted(set(wiring.channels.values()) - set(places))
+        if wiring.board != board.name or missing:
+            from firmware_host.observer import WiringMismatchError
+            raise WiringMismatchError(f"the wiring is for board {wiring.board!r} (locations such as {missing[:3]}) "
+                                      f"but {self.state.game.name} is played on {board.name!r}; "
+                                      "give [board] wiring the matching file")
+        self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
+                               loop.debounce_ms / 1000, clock)
+        self.watched = frozenset(location for location in wiring.channels.values())
+        self.tracker = MoveTracker({loc: places[loc].xy for loc in self.watched},
+                                   loop.settle_ms / 1000, loop.out_of_sync_ms / 1000)
+        self.presenter = Presenter(wiring, leds.brightness, leds.current_budget_ma, leds.ma_per_led,
+                                   leds.dice_locations)
+        self.piece_colours = {code: hex_colour(colour) for code, colour in self.state.game.pieces.items()}
+        self._subscribers: list[Subscriber] = []
+        self._last_move: frozenset[str] = frozenset()
+        self._dice = ""
+        self._note = ""
+        self._shown: tuple[Any, ...] = ()
+        self.current_ma = 0.0
+        self._stop = False
+        self._position_changed(clock(), restoring=True)
+        self._present(clock())
+
+    @classmethod
+    def from_config(cls, config: Config, clock: Callable[[], float] = time.monotonic) -> Daemon:
+        """The daemon a configuration file describes, on its real (or mock) hardware."""
+        from engine.registry import game_class
+        game = game_class(config.game_name)(**config.game_options)
+        wiring = config.load_wiring()
+        hal = config.open_hal()
+        leds = LedSettings(config.brightness, config.current_budget_ma, config.ma_per_led,
+                           tuple(config.leds.settings["dice_locations"]))
+        return cls(game, hal, wiring, Journal(config.journal_path), clock, loop=config.loop, leds=leds,
+                   notifier=Notifier())
+
+    # -- the loop ----------------------------------------------------------------------
+
+    def step(self, now: float | None = None) -> None:
+        """One iteration: read the sensors and buttons, roll dice, accept a settled move, show the result."""
+        now = self.clock() if now is None else now
+        changes = self.scanner.scan(now)
+        if changes:
+            self.tracker.observe(changes, now)
+        if self.hal.buttons is not None:
+            for event in self.hal.buttons.events():
+                self.press(event.button, now)
+        if self.state.is_chance_node():
+            self._roll(now)
+        plan = self.tracker.poll(now)
+        if plan is not None:
+            self._accept(plan, now)
+        self._present(now)
+
+    def run(self) -> None:
+        """Loop at the scan rate until SIGTERM or SIGINT, telling systemd how it goes."""
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._request_stop)
+        notifier = self.notifier
+        notifier.ready(self.status_text())
+        period = 1.0 / self.loop.scan_hz
+        feed_every = notifier.watchdog_interval
+        fed = status_sent = time.monotonic()
+        status = ""
+        deadline = time.monotonic()
+        try:
+            while not self._stop:
+                self.step()
+                now = time.monotonic()
+                if feed_every is not None and now - fed >= feed_every:
+                    notifier.watchdog()
+                    fed = now
+                if now - status_sent >= 1.0 and (text := self.status_text()) != status:
+                    notifier.status(text)
+                    status, status_sent = text, now
+                deadline = max(deadline + period, now)
+                time.sleep(max(0.0, deadline - time.monotonic()))
+        finally:
+            notifier.stopping()
+            self.close()
+
+    def stop(self) -> None:
+        self._stop = True
+
+    def _request_stop(self, signum: int, frame: object) -> None:
+        self._stop = True
+
+    def close(self) -> None:
+        """Dark LEDs, hardware released, journal closed."""
+        for device in (self.hal.leds, self.hal.sensors, self.hal.buttons):
+            if device is not None:
+                device.close()
+        self.journal.close()
+        self.notifier.close()
+
+    # -- inputs other than the board -----------------------------------------------------
+
+    def press(self, button: str, now: float | None = None) -> None:
+        """A button: confirm and hint first serve moves awaiting confirmation, then the game's own button moves."""
+        now = self.clock() if now is None else now
+        tracker = self.tracker
+        if button == "confirm" and (plan := tracker.confirm()) is not None:
+            self._accept(plan, now)
+        elif button == "hint" and tracker.next_candidate():
+            pass
+        elif button in tracker.expectation.buttons:
+            move = tracker.expectation.buttons[button]
+            self._accept(Plan(move, self.state.footprint(move), frozenset(), frozenset()), now)
+        elif button == "undo":
+            self._undo(now)
+        elif button == "new_game":
+            self._new_game(now)
+        self._present(now)
+
+    def play(self, text: str, now: float | None = None) -> Move:
+        """A move no sensor or button makes (an empty footprint), given by its notation."""
+        now = self.clock() if now is None else now
+        move = self.state.parse_move(text)
+        if self.state.footprint(move).changes:
+            raise IllegalMoveError(f"{text!r} moves pieces: make it on the board")
+        self._accept(Plan(move, self.state.footprint(move), frozenset(), frozenset()), now)
+        self._present(now)
+        return move
+
+    def subscribe(self, callback: Subscriber) -> None:
+        """Call ``callback(snapshot)`` whenever what the board shows changes."""
+        self._subscribers.append(callback)
+
+    # -- the game ------------------------------------------------------------------------
+
+    def _opening_state(self, state_or_game: State | Game) -> State:
+        """An explicit position starts a new game; a game resumes the journal's unfinished one of the same kind."""
+        if isinstance(state_or_game, State):
+            self.journal.start(state_or_game)
+            return state_or_game
+        resumed = self.journal.resume()
+        if resumed is not None and resumed.game.name == state_or_game.name \
+                and resumed.game.options == state_or_game.options:
+            return resumed
+        state = state_or_game.new_initial_state()
+        self.journal.start(state)
+        return state
+
+    def _roll(self, now: float) -> None:
+        outcomes = self.state.chance_outcomes()
+        rolled = self.hal.dice.roll([(str(move), probability) for move, probability in outcomes])
+        if rolled is not None:
+            move = self.state.parse_move(rolled)
+            self._accept(Plan(move, self.state.footprint(move), frozenset(), frozenset()), now)
+
+    def _accept(self, plan: Plan, now: float) -> None:
+        """Journal first, then the engine, then the new expectation."""
+        move = plan.move
+        if isinstance(move, Takeback):
+            self._take_back(move.plies)
+            self._note = "took back the last move"
+        else:
+            rolled = self.state.is_chance_node()
+            self.journal.record(move)
+            self.state.push(move)
+            if rolled:
+                self._dice = str(move)
+            if plan.reading:
+                self._last_move = frozenset(loc for loc, _ in plan.reading)
+            self._note = self.tracker.view.note if plan.locations else ""
+        outcome = self.state.outcome()
+        if outcome is not None:
+            self.journal.finish(outcome.reason)
+        self._position_changed(now, restoring=False)
+
+    def _undo(self, now: float) -> None:
+        takeback = self._takeback()
+        if takeback is None:
+            self._note = "nothing to undo"
+            return
+        self._take_back(takeback[0])
+        self._note = "undone: put the pieces back as the LEDs show"
+        self._position_changed(now, restoring=True)
+
+    def _take_back(self, plies: int) -> None:
+        self.journal.take_back(plies)
+        for _ in range(plies):
+            self.state.pop()
+        self._last_move = frozenset()
+
+    def _new_game(self, now: float) -> None:
+        self.state = self.state.game.new_initial_state()
+        self.journal.start(self.state)
+        self._last_move = frozenset()
+        self._dice = ""
+        self._note = "new game: set up the pieces as the LEDs show"
+        self._position_changed(now, restoring=True)
+
+    def _takeback(self) -> tuple[int, dict[str, Any]] | None:
+        """How many history entries back the previous board position lies, and its contents."""
+        state = self.state
+        current = state.contents()
+        popped: list[Move] = []
+        previous = current
+        while state.history and previous == current:
+            popped.append(state.pop())
+            previous = state.contents()
+        for move in reversed(popped):
+            state.push(move)
+        return (len(popped), previous) if previous != current else None
+
+    def _position_changed(self, now: float, restoring: bool) -> None:
+        expectation = Expectation(self.state, self.wiring, self._takeback(), self.watched)
+        self.tracker.expect(expectation, self.scanner.board(), now, restoring=restoring)
+        turn = self.state.turn_piece()
+        self._turn_colour = self.piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0)
+        self._turn_locations = frozenset(loc for loc, content in expectation.contents.items()
+                                         if content is not None and content == turn and loc in self.watched)
+
+    # -- output ---------------------------------------------------------------------------
+
+    def _present(self, now: float) -> None:
+        """Show a new frame when what the LEDs mean has changed (or a blink flips)."""
+        view = self.tracker.view
+        blink_on = int(now * 1000 / self.loop.blink_ms) % 2 == 0 if view.status is Status.CONFIRM else True
+        key = (view, blink_on, self._last_move, self._dice, self._turn_locations)
+        if key == self._shown:
+            return
+        self._shown = key
+        scene = Scene(view, self._last_move, self._turn_locations, self._turn_colour, self._dice, blink_on)
+        self._colours = self.presenter.colours(scene)
+        frame, self.current_ma = self.presenter.frame(self._colours)
+        self.hal.leds.show(frame)
+        if self._subscribers:
+            snapshot = self.snapshot()
+            for callback in self._subscribers:
+                callback(snapshot)
+
+    def status_text(self) -> str:
+        """One line for people: systemd's STATUS, the simulator's banner."""
+        state, view = self.state, self.tracker.view
+        outcome = state.outcome()
+        if view.status in (Status.RESTORING, Status.OUT_OF_SYNC):
+            head = "restore the position" if view.status is Status.RESTORING else "out of sync"
+            return f"{head}: " + "; ".join(str(fix) for fix in view.fixes[:4]) + (" ..." if len(view.fixes) > 4 else "")
+        if view.status is Status.CONFIRM:
+            chosen = view.candidates[view.selected]
+            return f"press confirm for {chosen.move}" + (f" (hint: {len(view.candidates)} choices)"
+                                                        if len(view.candidates) > 1 else "")
+        if outcome is not None:
+            who = ", ".join(state.game.player_name(p) for p in outcome.winners) or "nobody"
+            return f"game over: {outcome.reason}; won by {who}"
+        if state.is_chance_node():
+            return "roll the dice and enter the roll"
+        text = f"{state.game.player_name(state.current_player)} to move"
+        return f"{text} ({self._dice})" if self._dice else text
+
+    def snapshot(self) -> dict[str, Any]:
+        """What the board shows and expects, JSON-ready (for the simulator and diagnostics)."""
+        state, tracker = self.state, self.tracker
+        view, expectation = tracker.view, tracker.expectation
+        outcome = state.outcome()
+        return {
+            "game": state.game.name,
+            "status": view.status.value,
+            "status_text": self.status_text(),
+            "note": self._note,
+            "turn": state.current_player,
+            "turn_piece": state.turn_piece(),
+            "expected": expectation.contents,
+            "observed": dict(tracker.observed),
+            "leds": {loc: "#%02x%02x%02x" % colour for loc, colour in self._colours.items()},
+            "dice": self._dice,
+            "current_ma": round(self.current_ma, 1),
+            "budget_ma": self.presenter.budget_ma,
+            "lifted": sorted(view.lifted),
+            "destinations": sorted(view.destinations),
+            "candidates": [str(plan.move) for plan in view.candidates],
+            "selected": view.selected,
+            "fixes": [{"from": fix.source, "to": fix.target, "piece": fix.piece, "text": str(fix)}
+                      for fix in view.fixes],
+            "buttons": sorted(set(expectation.buttons) | ({"confirm", "hint"} if view.candidates else set())
+                              | {"undo", "new_game"}),
+            "moves": [str(move) for move in expectation.unseen],
+            "history": [str(move) for move in state.history],
+            "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
+        }

@@ -1,0 +1,303 @@
+"""The move tracker: whole-board matching of the observed board against the legal moves' footprints.
+
+Per accepted position it builds an ``Expectation`` once: what each location should
+read, and every legal move as a ``Plan`` keyed by what it makes the sensors read.  Per
+debounced change it updates only the changed locations, so a scan costs a few set
+operations however many moves there are.  It never guesses:
+
+- a move is accepted when the board matches exactly one move's footprint (as far as
+  the sensors can tell) for the settle time; moves with the same physical effect that
+  differ only in cost resolve to the cheapest, and the note says so;
+- moves the sensors cannot tell apart (or a move that is also a takeback) wait for
+  the confirm button, with ``hint`` stepping through them;
+- a move the sensors cannot see at all (a flip under reed switches, a Trade under
+  presence sensing) is offered when the hand has touched exactly its locations and
+  the board is back in sync, again waiting for confirm; a bump put back offers
+  nothing else and changes nothing;
+- the previous position put back is a takeback;
+- a board that matches nothing for ``out_of_sync`` seconds is out of sync and shows
+  its fixes; after an undo, a new game or a restart it shows them at once
+  (restoring), and accepts no move until the board matches the game again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.core import Content, Footprint, Move, State
+from engine.geometry import Coord
+from firmware_host.fixes import Fix, board_fixes
+from wiring.model import Observation, Wiring
+
+#: (location, observation) pairs: what a move makes the sensors read where they change.
+Reading = frozenset[tuple[str, Observation]]
+
+
+@dataclass(frozen=True)
+class Takeback(Move):
+    """Putting the previous position back: undo the last ``plies`` history entries."""
+
+    plies: int
+
+    def __str__(self) -> str:
+        return "takeback"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A move as the sensors see it."""
+
+    move: Move
+    footprint: Footprint
+    #: The locations whose reading the move changes, with their reading after it.
+    reading: Reading
+    #: Every location the move changes, seen by the sensors or not.
+    locations: frozenset[str]
+
+    @property
+    def after(self) -> dict[str, Observation]:
+        return dict(self.reading)
+
+
+class Status(str, Enum):
+    READY = "ready"  # the board matches the game
+    MOVING = "moving"  # pieces lifted or moved, some legal move still possible
+    SETTLING = "settling"  # the board shows one move; it must hold still for the settle time
+    CONFIRM = "confirm"  # moves the sensors cannot tell apart await the confirm button
+    UNMATCHED = "unmatched"  # matches nothing, not yet for long
+    OUT_OF_SYNC = "out_of_sync"  # matched nothing for a while: the fixes are shown
+    RESTORING = "restoring"  # after an undo, new game or restart: put the position back
+
+
+class Expectation:
+    """What the sensors should read now, and every way the board may change from here."""
+
+    def __init__(self, state: State, wiring: Wiring, takeback: tuple[int, Mapping[str, Content]] | None = None,
+                 locations: frozenset[str] | None = None) -> None:
+        self.contents = state.contents()
+        watched = locations if locations is not None else frozenset(self.contents)
+        self.expected: dict[str, Observation] = {loc: wiring.expected(self.contents.get(loc)) for loc in watched}
+        self.plans: list[Plan] = []
+        self.buttons: dict[str, Move] = {}
+        self.unseen: list[Move] = []  # empty footprint, no button: offered by their text
+        if not state.is_chance_node() and not state.is_terminal():
+            for move in state.legal_moves:
+                footprint = state.footprint(move)
+                if footprint.changes:
+                    self.plans.append(self._plan(move, footprint, wiring))
+                elif move.button and move.button not in self.buttons:
+                    self.buttons[move.button] = move
+                else:
+                    self.unseen.append(move)
+        if takeback:
+            plies, previous = takeback
+            back = Footprint.between(self.contents, previous)
+            if back.changes:
+                self.plans.append(self._plan(Takeback(plies), back, wiring))
+        self.by_reading: dict[Reading, list[Plan]] = {}
+        self.touching: dict[str, list[Plan]] = {}
+        self.invisible: list[Plan] = []
+        for plan in self.plans:
+            if not plan.reading:
+                self.invisible.append(plan)
+                continue
+            self.by_reading.setdefault(plan.reading, []).append(plan)
+            for location in plan.locations:
+                self.touching.setdefault(location, []).append(plan)
+
+    def _plan(self, move: Move, footprint: Footprint, wiring: Wiring) -> Plan:
+        reading = frozenset((c.location, after) for c in footprint.changes
+                            if c.location in self.expected
+                            and (after := wiring.expected(c.after)) != self.expected[c.location])
+        return Plan(move, footprint, reading, frozenset(footprint.locations))
+
+
+@dataclass(frozen=True)
+class TrackerView:
+    """What the tracker has to show: the presenter lights it, the snapshot reports it."""
+
+    status: Status
+    lifted: frozenset[str] = frozenset()
+    destinations: frozenset[str] = frozenset()
+    removals: frozenset[str] = frozenset()
+    candidates: tuple[Plan, ...] = ()
+    selected: int = 0
+    fixes: tuple[Fix, ...] = ()
+    note: str = ""
+
+
+@dataclass
+class _Timers:
+    changed: float = 0.0  # when the board last changed
+    unmatched_since: float | None = None
+
+
+class MoveTracker:
+    """Follows the observed board between accepted positions and says when a move is made."""
+
+    def __init__(self, where: Mapping[str, Coord], settle: float, out_of_sync: float) -> None:
+        self.where = where
+        self.settle = settle
+        self.out_of_sync = out_of_sync
+        self.expectation: Expectation | None = None
+        self.observed: dict[str, Observation] = {}
+        self.differing: set[str] = set()
+        self._touched: set[str] = set()
+        self._restoring = False
+        self._timers = _Timers()
+        self._view = TrackerView(Status.READY)
+        self._selected = 0
+
+    # -- inputs ------------------------------------------------------------------------
+
+    def expect(self, expectation: Expectation, observed: Mapping[str, Observation], now: float,
+               restoring: bool = False) -> None:
+        """A new position to follow (after a move, an undo, a new game or a restart)."""
+        self.expectation = expectation
+        self.observed = {loc: observed.get(loc) for loc in expectation.expected}
+        self.differing = {loc for loc, value in self.observed.items() if value != expectation.expected[loc]}
+        self._touched = set()
+        self._restoring = restoring and bool(self.differing)
+        self._timers = _Timers(changed=now)
+        self._selected = 0
+        self._view = self._classify(now)
+
+    def observe(self, changes: Mapping[str, Observation], now: float) -> None:
+        """Debounced changes of the board: update the differing locations and what they may mean."""
+        expected = self.expectation.expected
+        touched = False
+        for location, value in changes.items():
+            if location not in expected:
+                continue
+            self.observed[location] = value
+            touched = True
+            if value == expected[location]:
+                self.differing.discard(location)
+            else:
+                self.differing.add(location)
+                self._touched.add(location)
+        if touched:
+            self._timers.changed = now
+            self._selected = 0
+            self._view = self._classify(now)
+
+    def poll(self, now: float) -> Plan | None:
+        """The move to accept now (settled and unambiguous), if any; also moves the timers on."""
+        view = self._view
+        if view.status is Status.SETTLING and now - self._timers.changed >= self.settle:
+            return view.candidates[0]
+        if view.status is Status.UNMATCHED and now - self._timers.unmatched_since >= self.out_of_sync:
+            self._view = self._with_fixes(Status.OUT_OF_SYNC)
+        return None
+
+    def confirm(self) -> Plan | None:
+        """The confirm button: the selected candidate, when some await confirmation."""
+        view = self._view
+        if view.status is Status.CONFIRM and view.candidates:
+            return view.candidates[self._selected % len(view.candidates)]
+        return None
+
+    def next_candidate(self) -> bool:
+        """The hint button while candidates wait: select the next; False when none wait."""
+        view = self._view
+        if view.status is not Status.CONFIRM or len(view.candidates) < 2:
+            return False
+        self._selected = (self._selected + 1) % len(view.candidates)
+        self._view = TrackerView(view.status, view.lifted, view.destinations, view.removals, view.candidates,
+                                 self._selected, view.fixes, view.note)
+        return True
+
+    @property
+    def view(self) -> TrackerView:
+        return self._view
+
+    @property
+    def waiting(self) -> bool:
+        """Whether time alone can change the view (settling, or counting towards out of sync)."""
+        return self._view.status in (Status.SETTLING, Status.UNMATCHED)
+
+    # -- classification ------------------------------------------------------------------
+
+    def _classify(self, now: float) -> TrackerView:
+        differing = self.differing
+        if not differing:
+            self._restoring = False
+            self._timers.unmatched_since = None
+            return self._in_sync()
+        if self._restoring:
+            return self._with_fixes(Status.RESTORING)
+        expectation = self.expectation
+        matches = expectation.by_reading.get(frozenset((loc, self.observed[loc]) for loc in differing))
+        if matches:
+            self._timers.unmatched_since = None
+            return self._matched(matches)
+        possible = self._possible()
+        if possible:
+            self._timers.unmatched_since = None
+            return self._moving(possible)
+        if self._view.status is Status.OUT_OF_SYNC:
+            return self._with_fixes(Status.OUT_OF_SYNC)
+        if self._timers.unmatched_since is None:
+            self._timers.unmatched_since = now
+        lifted = frozenset(loc for loc in differing if self.observed[loc] is None)
+        return TrackerView(Status.UNMATCHED, lifted=lifted)
+
+    def _in_sync(self) -> TrackerView:
+        """Back in sync: offer the invisible moves whose locations the hand touched, then forget the touch."""
+        touched = frozenset(self._touched)
+        self._touched = set()
+        if touched:
+            unseen = tuple(plan for plan in self.expectation.invisible if plan.locations == touched)
+            if unseen:
+                return TrackerView(Status.CONFIRM, candidates=unseen,
+                                   note="the sensors cannot see this move: press confirm to make it")
+        return TrackerView(Status.READY)
+
+    def _matched(self, matches: list[Plan]) -> TrackerView:
+        distinct = {plan.footprint.changes for plan in matches}
+        if len(distinct) == 1:
+            cheapest = min(matches, key=lambda plan: plan.footprint.cost)
+            tied = [plan for plan in matches if plan.footprint.cost == cheapest.footprint.cost]
+            if len(tied) == 1:
+                note = ""
+                if len(matches) > 1:
+                    others = ", ".join(str(plan.move) for plan in matches if plan is not cheapest)
+                    note = f"took {cheapest.move}, the cheapest of the moves that look the same ({others})"
+                return TrackerView(Status.SETTLING, candidates=(cheapest,), note=note)
+        ordered = tuple(sorted(matches, key=lambda plan: str(plan.move)))
+        return TrackerView(Status.CONFIRM, candidates=ordered, selected=self._selected,
+                           note="several moves look the same to the sensors: hint picks, confirm makes it")
+
+    def _possible(self) -> list[Plan]:
+        """Moves still possible: each differing location is part of the move and reads its after, or is in the hand."""
+        touching = self.expectation.touching
+        differing = iter(self.differing)
+        first = next(differing)
+        candidates = touching.get(first, [])
+        for location in differing:
+            if not candidates:
+                return []
+            others = {id(plan) for plan in touching.get(location, ())}
+            candidates = [plan for plan in candidates if id(plan) in others]
+        observed = self.observed
+        return [plan for plan in candidates
+                if all(observed[loc] is None or (loc, observed[loc]) in plan.reading for loc in self.differing)]
+
+    def _moving(self, possible: list[Plan]) -> TrackerView:
+        observed = self.observed
+        destinations: set[str] = set()
+        removals: set[str] = set()
+        for plan in possible:
+            for location, after in plan.reading:
+                if observed[location] != after:
+                    (destinations if after is not None else removals).add(location)
+        lifted = frozenset(loc for loc in self.differing if observed[loc] is None)
+        return TrackerView(Status.MOVING, lifted=lifted, destinations=frozenset(destinations - lifted),
+                           removals=frozenset(removals))
+
+    def _with_fixes(self, status: Status) -> TrackerView:
+        expectation = self.expectation
+        fixes = board_fixes(self.differing, self.observed, expectation.expected, expectation.contents, self.where)
+        return TrackerView(status, fixes=fixes)
