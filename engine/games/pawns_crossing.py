@@ -1,0 +1,566 @@
+"""Pawns Crossing: race tokens home over a board of tiles and dominoes that slides.
+
+A turn is one of: roll and move tokens, move pawns, slide a row or column.  The grid
+of places is fixed (``engine.boards.pawns_layout``); the state records which tile and
+domino lie in each place, where each token is, and the hidden value under each token
+(``contents()`` shows colours only).  Rule readings are recorded in docs/rules.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.boards import load_board
+from engine.boards.pawns_layout import PawnsBoard
+from engine.core import (CHANCE, TERMINAL, Content, Footprint, Game, Move, Option, OptionError, Outcome,
+                         PositionError, State)
+from engine.games.pawns_setup import (ACE, NULL, SEATS, Layout, colour_of, deal, layout_json, read_layout,
+                                      tile_name)
+
+BOARD: PawnsBoard = load_board("pawns")
+#: Location -> its rank on the board, so footprints list changes in board order.
+LOCATION_ORDER = {location: n for n, location in enumerate(BOARD.locations)}
+
+
+# -- moves ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlacePawn(Move):
+    """Set-up: a pawn into the hole of its owner's choice."""
+
+    colour: str
+    hole: str
+
+    def __str__(self) -> str:
+        return f"place {self.colour} {self.hole}"
+
+
+@dataclass(frozen=True)
+class Roll(Move):
+    """Choose the token turn: roll your dice."""
+
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True)
+class Dice(Move):
+    """A chance outcome: the face of each rolled die (0 is blank)."""
+
+    faces: tuple[tuple[str, int], ...]
+
+    def __str__(self) -> str:
+        return "dice " + " ".join(f"{c}={f if f else 'blank'}" for c, f in self.faces)
+
+
+@dataclass(frozen=True)
+class TokenMove(Move):
+    """A token from one space to another, as its die allows."""
+
+    token: str
+    origin: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"{self.token} {self.origin}>{self.target}"
+
+
+@dataclass(frozen=True)
+class Declare(Move):
+    """Announce that a token has reached its destination tile: it is revealed."""
+
+    token: str
+    tile: str
+
+    def __str__(self) -> str:
+        return f"declare {self.token} {self.tile}"
+
+
+@dataclass(frozen=True)
+class PawnMove(Move):
+    """A pawn to another open hole, or off the board (``target`` empty) when forced late."""
+
+    colour: str
+    origin: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"pawn {self.colour} {self.origin}>{self.target or 'off'}"
+
+
+@dataclass(frozen=True)
+class Slide(Move):
+    """The Pusher pushes a row or column one tile and domino along ``direction``."""
+
+    line: str
+    direction: str
+
+    def __str__(self) -> str:
+        return f"slide {self.line} {self.direction}"
+
+
+@dataclass(frozen=True)
+class EndTurn(Move):
+    """Stop before using every die or moving the second pawn."""
+
+    button: ClassVar[str | None] = "end_turn"
+
+    def __str__(self) -> str:
+        return "end turn"
+
+
+PHASES = ("place", "choose", "dice", "tokens", "pawns", "over")
+
+
+# -- the game -------------------------------------------------------------------
+
+class PawnsCrossing(Game):
+    """Options: players (2-4), seed (the deal), fair_colours (2 players: pair the colours fairly)."""
+
+    name = "pawns-crossing"
+    title = "Pawns Crossing"
+    board_name = "pawns"
+    options_spec = {
+        "players": Option(2, (2, 3, 4), "number of players"),
+        "seed": Option(0, (), "seed of the shuffled tiles and dominoes, the token values and the start rolls"),
+        "fair_colours": Option(False, (False, True), "2 players: one takes the colours with the longest and "
+                                                     "shortest ace-to-destination totals"),
+    }
+    pieces = dict(BOARD.equipment.suits)
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        if not isinstance(self.options["seed"], int) or isinstance(self.options["seed"], bool):
+            raise OptionError(f"{self.name}: option seed must be a whole number, not {self.options['seed']!r}")
+        if self.options["fair_colours"] and self.options["players"] != 2:
+            raise OptionError(f"{self.name}: fair_colours is a 2-player option; drop it or set players=2")
+        missing = {c for seat in SEATS[self.num_players] for c in seat} - set(BOARD.equipment.suits)
+        if missing:
+            raise OptionError(f"{self.name}: the board file lacks the suit(s) {', '.join(sorted(missing))}")
+
+    @property
+    def num_players(self) -> int:
+        return self.options["players"]
+
+    @property
+    def locations(self) -> tuple[str, ...]:
+        return tuple(BOARD.locations)
+
+    def new_initial_state(self) -> PawnsState:
+        return PawnsState(self, deal(BOARD, self.num_players, self.options["seed"], self.options["fair_colours"]))
+
+    def state_from_position(self, position: dict[str, Any]) -> PawnsState:
+        if not isinstance(position, dict):
+            raise PositionError("position: must be an object (see PawnsState.position())")
+        state = PawnsState(self, read_layout(BOARD, self.num_players, position))
+        read_turn(state, position.get("turn"))
+        return state
+
+
+class PawnsState(State):
+    """A Pawns Crossing position: the layout plus where the current turn stands."""
+
+    game: PawnsCrossing
+
+    def __init__(self, game: PawnsCrossing, layout: Layout) -> None:
+        super().__init__(game)
+        self.seats = layout.seats
+        self.order = layout.order
+        #: The hidden value of every token (NULL for a null token): fixed for the game.
+        self.values = layout.values
+        self.colour_of = {t: colour_of(t) for t in layout.values}
+        self.owner = {c: p for p, seat in enumerate(layout.seats) for c in seat}
+        self.tile_at = dict(layout.tiles)
+        self.domino_at = dict(layout.dominoes)
+        self.pusher = layout.pusher
+        self.pusher_at = layout.pusher_at
+        self.where = dict(layout.where)
+        self.pawns = dict(layout.pawns)
+        self.phase = "place"
+        self.player = layout.order[0]
+        #: Dice of this turn not yet used: colour -> face (0 is blank: that pawn must move).
+        self.dice: dict[str, int] = {}
+        #: Tokens moved this turn, and the pawn moved in a two-pawn turn.
+        self.moved = 0
+        self.pawn_moved = ""
+        #: Tokens that ended a move this turn on a destination tile of their colour.
+        self.arrived: tuple[str, ...] = ()
+        #: The slide of the previous turn (its reverse is not allowed now).
+        self.last_slide: Slide | None = None
+        self.winner: int | None = None
+        self._next_placer()
+
+    def position(self) -> dict[str, Any]:
+        layout = Layout(self.tile_at, self.domino_at, self.pusher, self.pusher_at, self.seats, self.order,
+                        self.values, self.where, self.pawns)
+        return {**layout_json(layout), "turn": {
+            "phase": self.phase, "player": self.player, "dice": dict(self.dice), "moved": self.moved,
+            "pawn_moved": self.pawn_moved, "arrived": list(self.arrived),
+            "last_slide": str(self.last_slide) if self.last_slide else None, "winner": self.winner}}
+
+    # -- reading the position ------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        return CHANCE if self.phase == "dice" else self.player
+
+    def turn_piece(self) -> Content:
+        return None if self.phase == "over" else self.seats[self.player][0]
+
+    def token_values(self, player: int) -> dict[str, int]:
+        """The hidden values a player may see: their own tokens' only."""
+        return {t: v for t, v in self.values.items() if self.owner[self.colour_of[t]] == player}
+
+    def tokens_left(self, player: int) -> int:
+        return sum(1 for t, at in self.where.items() if at and self.owner[self.colour_of[t]] == player)
+
+    @property
+    def late(self) -> bool:
+        """Once any player has one token left, pawns move only when forced, and then off the board."""
+        return any(self.tokens_left(p) == 1 for p in range(len(self.seats)))
+
+    def layout(self) -> dict[str, str]:
+        """What lies in each place now: tile names and domino pips ("3|5", first half first)."""
+        shown = {place: tile_name(tile) for place, tile in self.tile_at.items()}
+        shown.update({slot: f"{a}|{b}" for slot, (a, b) in self.domino_at.items()})
+        if self.pusher_at:
+            shown[self.pusher_at] = "{}|{}".format(*self.pusher)
+        return shown
+
+    def space_value(self, space: str) -> int:
+        """The number on a space: a tile's rank, a half-domino's pips."""
+        if space in self.tile_at:
+            return self.tile_at[space][1]
+        slot, half = BOARD.half_slot[space]
+        return (self.domino_at[slot] if slot in self.domino_at else self.pusher)[half]
+
+    def contents(self) -> dict[str, Content]:
+        return self._contents(BOARD.locations)
+
+    def _contents(self, locations: Any) -> dict[str, Content]:
+        """Token colours ("red+blue" when a tile holds several) and pawn colours, never values."""
+        held: dict[str, list[str]] = {}
+        for token, at in self.where.items():
+            if at:
+                held.setdefault(at, []).append(self.colour_of[token])
+        for colour, hole in self.pawns.items():
+            if hole:
+                held.setdefault(hole, []).append(colour)
+        return {loc: "+".join(sorted(held[loc])) if loc in held else None for loc in locations}
+
+    def outcome(self) -> Outcome | None:
+        if self.winner is None:
+            return None
+        n = len(self.seats)
+        returns = tuple(1.0 if p == self.winner else -1.0 / (n - 1) for p in range(n))
+        return Outcome((self.winner,), "brought all tokens home", returns)
+
+    # -- moves -------------------------------------------------------------------------
+
+    def open_holes(self) -> list[str]:
+        taken = set(self.pawns.values())
+        return [h for h in BOARD.holes if h not in taken]
+
+    def destinations(self, token: str, roll: int) -> list[str]:
+        """The spaces a token may end on with ``roll`` (see the rule readings in docs/rules.md)."""
+        start = self.where[token]
+        colour = self.colour_of[token]
+        from_tile = start in self.tile_at
+        on_dominoes = {at for at in self.where.values() if at and at not in self.tile_at}
+        blocked = {hole for c, hole in self.pawns.items() if hole and c != colour}
+        found: dict[str, None] = {}
+        seen = {start}
+        stack = [start]
+        while stack:
+            space = stack.pop()
+            for step, hole in BOARD.links[space]:
+                if hole in blocked or step == start:
+                    continue
+                if step in self.tile_at:
+                    if not from_tile:
+                        found[step] = None
+                    continue
+                if step in BOARD.pusher_halves and BOARD.half_slot[step][0] != self.pusher_at:
+                    continue
+                if step not in on_dominoes:
+                    found[step] = None
+                value = 0 if step in on_dominoes else self.space_value(step)
+                if value < roll and step not in seen:
+                    seen.add(step)
+                    stack.append(step)
+        return list(found)
+
+    def _forced(self) -> list[str]:
+        return [c for c, face in self.dice.items() if face == 0]
+
+    def _pawn_moves(self, colour: str, late: bool) -> Iterator[PawnMove]:
+        origin = self.pawns.get(colour)
+        if not origin:
+            return
+        if late:
+            yield PawnMove(colour, origin, "")
+        else:
+            for hole in self.open_holes():
+                yield PawnMove(colour, origin, hole)
+
+    def _token_moves(self) -> Iterator[TokenMove]:
+        for colour, face in self.dice.items():
+            if face:
+                for token, at in self.where.items():
+                    if at and self.colour_of[token] == colour:
+                        for target in self.destinations(token, face):
+                            yield TokenMove(token, at, target)
+
+    def slides(self) -> Iterator[Slide]:
+        """Every slide except the one that would undo a slide made the turn before."""
+        for line in BOARD.lines.values():
+            for direction in (line.forward, line.backward):
+                undo = self.last_slide and self.last_slide.line == line.id and self.last_slide.direction != direction
+                if not undo:
+                    yield Slide(line.id, direction)
+
+    def generate_moves(self) -> Iterator[Move]:
+        seat = self.seats[self.player]
+        if self.phase == "place":
+            for colour in seat:
+                if self.pawns[colour] is None:
+                    yield from (PlacePawn(colour, hole) for hole in self.open_holes())
+        elif self.phase == "choose":
+            yield Roll()
+            if not self.late:
+                for colour in seat:
+                    yield from self._pawn_moves(colour, False)
+            yield from self.slides()
+        elif self.phase == "dice":
+            yield from (move for move, _ in self.chance_outcomes())
+        elif self.phase == "tokens":
+            forced = self._forced()
+            if forced:
+                late = self.late
+                for colour in forced:
+                    yield from self._pawn_moves(colour, late)
+                return
+            yield from (Declare(t, self.where[t]) for t in self.arrived)
+            yield from self._token_moves()
+            if self.moved:
+                yield EndTurn()
+        elif self.phase == "pawns":
+            for colour in seat:
+                if colour != self.pawn_moved:
+                    yield from self._pawn_moves(colour, False)
+            yield EndTurn()
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        if self.phase != "dice":
+            return []
+        outcomes: list[tuple[tuple[str, int], ...]] = [()]
+        faces = BOARD.equipment.die_faces
+        for colour in self.seats[self.player]:
+            outcomes = [o + ((colour, f),) for o in outcomes for f in faces]
+        p = 1.0 / len(outcomes)
+        return [(Dice(o), p) for o in outcomes]
+
+    # -- footprints ---------------------------------------------------------------------
+
+    def footprint(self, move: Move) -> Footprint:
+        touched = sorted(set(self._touched(move)), key=LOCATION_ORDER.__getitem__)
+        if not touched:
+            return Footprint()
+        before = self._contents(touched)
+        self.push(move)
+        after = self._contents(touched)
+        self.pop()
+        return Footprint.between(before, after)
+
+    def _touched(self, move: Move) -> list[str]:
+        """Every location ``move`` may change."""
+        if isinstance(move, (TokenMove, PawnMove)):
+            return [move.origin, move.target] if move.target else [move.origin]
+        if isinstance(move, PlacePawn):
+            return [move.hole]
+        if isinstance(move, Declare):
+            return [move.tile, self._ace_place(self.colour_of[move.token])]
+        if isinstance(move, Slide):
+            line = BOARD.lines[move.line]
+            places = [line.ends[0], line.ends[1]] + ([self.pusher_at] if self.pusher_at else [])
+            halves = [h for s in list(line.slots) + places for h in (BOARD.slots.get(s) or BOARD.pusher_places[s]).halves]
+            return list(line.tiles) + halves
+        return []
+
+    # -- playing -------------------------------------------------------------------------
+
+    def _snapshot(self) -> Any:
+        return (dict(self.tile_at), dict(self.domino_at), self.pusher, self.pusher_at, dict(self.where),
+                dict(self.pawns), self.phase, self.player, dict(self.dice), self.moved, self.pawn_moved,
+                self.arrived, self.last_slide, self.winner)
+
+    def _restore(self, snapshot: Any) -> None:
+        (self.tile_at, self.domino_at, self.pusher, self.pusher_at, self.where, self.pawns, self.phase,
+         self.player, self.dice, self.moved, self.pawn_moved, self.arrived, self.last_slide,
+         self.winner) = snapshot
+
+    def _play(self, move: Move) -> None:
+        if isinstance(move, PlacePawn):
+            self.pawns[move.colour] = move.hole
+            self._next_placer()
+        elif isinstance(move, Roll):
+            self.phase = "dice"
+        elif isinstance(move, Dice):
+            self.phase = "tokens"
+            self.dice = {c: f for c, f in move.faces if f or self.pawns.get(c)}
+            self._settle()
+        elif isinstance(move, TokenMove):
+            self.where[move.token] = move.target
+            colour = self.colour_of[move.token]
+            del self.dice[colour]
+            self.moved += 1
+            tile = self.tile_at.get(move.target)
+            if tile and tile[0] == colour and tile[1] != ACE:
+                self.arrived += (move.token,)
+            self._settle()
+        elif isinstance(move, Declare):
+            self._declare(move.token, move.tile)
+        elif isinstance(move, PawnMove):
+            self._move_pawn(move)
+        elif isinstance(move, Slide):
+            self._slide(move)
+            self._end_turn(move)
+        elif isinstance(move, EndTurn):
+            self._end_turn()
+
+    def _next_placer(self) -> None:
+        for player in self.order:
+            if any(self.pawns[c] is None for c in self.seats[player]):
+                self.player = player
+                return
+        self.phase = "choose"
+        self.player = self.order[-1]
+
+    def _move_pawn(self, move: PawnMove) -> None:
+        self.pawns[move.colour] = move.target or None
+        if self.phase == "tokens":
+            del self.dice[move.colour]
+            self._settle()
+        elif self.phase == "choose" and len(self.seats[self.player]) > 1:
+            self.phase = "pawns"
+            self.pawn_moved = move.colour
+            self._settle()
+        else:
+            self._end_turn()
+
+    def _declare(self, token: str, place: str) -> None:
+        colour, rank = self.tile_at[place]
+        self.arrived = tuple(t for t in self.arrived if t != token)
+        value = self.values[token]
+        if colour == self.colour_of[token] and (value == rank or value == NULL):
+            self.where[token] = None
+            if self.tokens_left(self.player) == 0:
+                self.winner = self.player
+                self.phase = "over"
+                return
+        else:
+            self.where[token] = self._ace_place(self.colour_of[token])
+        self._settle()
+
+    def _ace_place(self, colour: str) -> str:
+        return next(place for place, tile in self.tile_at.items() if tile == (colour, ACE))
+
+    def _settle(self) -> None:
+        """End the turn once nothing but ending it is left to do."""
+        if not any(not isinstance(m, EndTurn) for m in self.generate_moves()):
+            self._end_turn()
+
+    def _end_turn(self, slide: Slide | None = None) -> None:
+        self.player = (self.player + 1) % len(self.seats)
+        self.phase = "choose"
+        self.dice = {}
+        self.moved = 0
+        self.pawn_moved = ""
+        self.arrived = ()
+        self.last_slide = slide
+
+    def _slide(self, move: Slide) -> None:
+        """Push the line: tiles and dominoes move one place on, tokens riding along.
+
+        The Pusher (with any token on it) is brought to the entry end and enters the
+        line; the last tile re-enters at the entry end; the last domino, pushed out at
+        the far end, lies there as the new Pusher.  Dominoes keep their orientation.
+        """
+        line = BOARD.lines[move.line]
+        forward = move.direction == line.forward
+        tiles = list(line.tiles) if forward else list(reversed(line.tiles))
+        slots = list(line.slots) if forward else list(reversed(line.slots))
+        exit_place = line.ends[1] if forward else line.ends[0]
+        to = {tiles[i]: tiles[(i + 1) % len(tiles)] for i in range(len(tiles))}
+        carried = list(zip(slots, slots[1:] + [exit_place]))
+        if self.pusher_at:
+            carried.append((self.pusher_at, slots[0]))
+        for source, target in carried:
+            to.update(zip(self._halves(source), self._halves(target)))
+        self.where = {t: to.get(at, at) if at else at for t, at in self.where.items()}
+        old_tiles = [self.tile_at[t] for t in tiles]
+        for i, place in enumerate(tiles):
+            self.tile_at[place] = old_tiles[i - 1]
+        old = [self.domino_at[s] for s in slots]
+        self.domino_at[slots[0]] = self.pusher
+        for i in range(1, len(slots)):
+            self.domino_at[slots[i]] = old[i - 1]
+        self.pusher, self.pusher_at = old[-1], exit_place
+
+    @staticmethod
+    def _halves(place: str) -> tuple[str, str]:
+        return (BOARD.slots.get(place) or BOARD.pusher_places[place]).halves
+
+
+
+def read_turn(state: PawnsState, raw: object) -> None:
+    """Set where the turn stands from a position's "turn" object, checking it against the layout."""
+    if not isinstance(raw, dict):
+        raise PositionError('position: "turn" must be an object with phase, player, dice, moved, '
+                            'pawn_moved, arrived, last_slide and winner')
+    phase, player = raw.get("phase"), raw.get("player")
+    if phase not in PHASES:
+        raise PositionError(f"position: turn phase {phase!r} is not one of {', '.join(PHASES)}")
+    if not isinstance(player, int) or not 0 <= player < len(state.seats):
+        raise PositionError(f"position: turn player {player!r} must be 0-{len(state.seats) - 1}")
+    seat = state.seats[player]
+    dice = raw.get("dice") or {}
+    if not isinstance(dice, dict) or not set(dice) <= set(seat) or (dice and phase != "tokens") or not all(
+            f in BOARD.equipment.die_faces and (f or state.pawns.get(c)) for c, f in dice.items()):
+        raise PositionError(f"position: turn dice {json.dumps(dice)} must map colours of player {player} to "
+                            f"faces {list(BOARD.equipment.die_faces)} (blank only for a pawn on the board), "
+                            f"and only in the tokens phase")
+    moved, pawn_moved = raw.get("moved", 0), raw.get("pawn_moved", "")
+    if not isinstance(moved, int) or not 0 <= moved <= len(seat):
+        raise PositionError(f"position: turn moved {moved!r} must count the tokens moved this turn (0-{len(seat)})")
+    if pawn_moved and (pawn_moved not in seat or phase != "pawns"):
+        raise PositionError(f"position: turn pawn_moved {pawn_moved!r} must be a colour of player {player} "
+                            f"in the pawns phase")
+    arrived = tuple(raw.get("arrived") or ())
+    for token in arrived:
+        at = state.where.get(token)
+        tile = state.tile_at.get(at or "")
+        if not tile or tile[0] != state.colour_of[token] or tile[1] == ACE or state.owner[tile[0]] != player:
+            raise PositionError(f"position: arrived token {token!r} must be one of player {player}'s tokens "
+                                f"on a destination tile of its colour")
+    last = raw.get("last_slide")
+    slides = {str(s): s for line in BOARD.lines.values() for s in (Slide(line.id, line.forward),
+                                                                   Slide(line.id, line.backward))}
+    if last is not None and last not in slides:
+        raise PositionError(f"position: turn last_slide {last!r} must be null or like {next(iter(slides))!r}")
+    winner = raw.get("winner")
+    finished = [p for p in range(len(state.seats)) if state.tokens_left(p) == 0]
+    if (phase == "over") != (winner is not None) or (winner is not None and finished != [winner]) or (
+            winner is None and finished):
+        raise PositionError(f"position: the game is over exactly when one player has no tokens left "
+                            f"(players without tokens: {finished}; winner {winner!r}, phase {phase!r})")
+    if phase == "place" and not any(state.pawns[c] is None for c in seat):
+        raise PositionError(f"position: player {player} has no pawn left to place")
+    state.phase, state.player, state.dice, state.moved = phase, player, dict(dice), moved
+    state.pawn_moved, state.arrived, state.winner = pawn_moved, arrived, winner
+    state.last_slide = slides[last] if last else None

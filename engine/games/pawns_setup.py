@@ -1,0 +1,232 @@
+"""The layout of Pawns Crossing: what lies where, dealt from a seed or read from a position.
+
+One ``random.Random(seed)`` shuffles the tiles into the grid, shuffles and turns the
+dominoes into the slots (the one left over is the Pusher), hides a value under each
+token, rolls for the pawn-placing order and, with the fair-colour option, pairs the
+colours.  The same seed always gives the same deal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from engine.boards.pawns_layout import PawnsBoard
+from engine.core import PositionError
+
+#: The null token: a wild card for any of its colour's destination tiles.
+NULL = 0
+ACE = 1
+
+#: Players -> the colours each player commands, in the order of the rules.
+SEATS: dict[int, tuple[tuple[str, ...], ...]] = {
+    2: (("red", "black"), ("blue", "green")),
+    3: (("red",), ("green",), ("blue",)),
+    4: (("red",), ("black",), ("green",), ("blue",)),
+}
+
+#: Players -> the token values each colour plays with (no nulls with two players).
+TOKEN_VALUES: dict[int, tuple[int, ...]] = {2: (2, 3, 4), 3: (NULL, 2, 3, 4), 4: (NULL, 2, 3, 4)}
+
+#: Dice rolled per player for the starting order (a two-player seat rolls both its dice).
+START_DICE: dict[int, int] = {2: 2, 3: 1, 4: 1}
+
+Tile = tuple[str, int]
+Domino = tuple[int, int]
+
+
+@dataclass
+class Layout:
+    """What lies where: tiles and dominoes in their places, tokens, pawns, and who sits where.
+
+    A deal starts one; a saved position (``read_layout``) restores one.
+    """
+
+    tiles: dict[str, Tile]
+    dominoes: dict[str, Domino]
+    pusher: Domino
+    pusher_at: str | None
+    seats: tuple[tuple[str, ...], ...]
+    #: Players in pawn-placing order (highest starting roll first).
+    order: tuple[int, ...]
+    #: Token -> its hidden value (NULL for a null token).
+    values: dict[str, int]
+    #: Token -> the space it is on, None once it has gone home.
+    where: dict[str, str | None]
+    #: Pawn colour -> its hole; None before it is placed or once forced off the board.
+    pawns: dict[str, str | None]
+
+
+def token_id(colour: str, index: int) -> str:
+    """An opaque token name: the letter says which piece, never its hidden value."""
+    return f"{colour}-{'abcdefgh'[index]}"
+
+
+def tile_name(tile: Tile) -> str:
+    return f"{tile[0]}-{tile[1]}"
+
+
+def colour_distances(board: PawnsBoard, tiles: dict[str, Tile]) -> dict[str, int]:
+    """Per colour, the tiles-away distance from its ace to each of its other tiles, summed."""
+    cell = {tiles[place]: (r, c) for r, row in enumerate(board.grid) for c, place in enumerate(row)}
+    totals = {}
+    for suit in board.equipment.suits:
+        ar, ac = cell[(suit, ACE)]
+        totals[suit] = sum(abs(cell[(suit, rank)][0] - ar) + abs(cell[(suit, rank)][1] - ac)
+                           for rank in board.equipment.ranks if rank != ACE)
+    return totals
+
+
+def fair_seats(board: PawnsBoard, tiles: dict[str, Tile]) -> tuple[tuple[str, ...], ...]:
+    """Two seats: the colours with the longest and shortest totals, and the other two.
+
+    Ties go by the suit order of the board file, so the pairing is reproducible.
+    """
+    totals = colour_distances(board, tiles)
+    ranked = sorted(board.equipment.suits, key=lambda s: (totals[s], list(board.equipment.suits).index(s)))
+    extremes = {ranked[0], ranked[-1]}
+    order = list(board.equipment.suits)
+    first = tuple(s for s in order if s in extremes)
+    return first, tuple(s for s in order if s not in extremes)
+
+
+def start_order(rng: random.Random, players: int, faces: tuple[int, ...]) -> tuple[int, ...]:
+    """Players by their starting roll, highest first; tied players roll again among themselves."""
+    rolls: dict[int, tuple[int, ...]] = {p: () for p in range(players)}
+    while True:
+        counts = Counter(rolls.values())
+        tied = [p for p in range(players) if counts[rolls[p]] > 1]
+        if not tied:
+            return tuple(sorted(range(players), key=lambda p: rolls[p], reverse=True))
+        for p in tied:
+            rolls[p] += (sum(rng.choice(faces) for _ in range(START_DICE[players])),)
+
+
+def deal(board: PawnsBoard, players: int, seed: int, fair_colours: bool = False) -> Layout:
+    """The set-up for ``players`` from ``seed`` (fair colour pairs only with two players)."""
+    rng = random.Random(seed)
+    kit = board.equipment
+    tiles = list(kit.tiles)
+    rng.shuffle(tiles)
+    placed = dict(zip(board.tile_places, tiles))
+    dominoes = [d if rng.random() < 0.5 else (d[1], d[0]) for d in kit.dominoes]
+    rng.shuffle(dominoes)
+    slots = dict(zip(board.slots, dominoes))
+    seats = fair_seats(board, placed) if fair_colours and players == 2 else SEATS[players]
+    tokens: dict[str, int] = {}
+    for seat in seats:
+        for colour in seat:
+            values = list(TOKEN_VALUES[players])
+            rng.shuffle(values)
+            tokens.update({token_id(colour, i): value for i, value in enumerate(values)})
+    aces = {tile[0]: place for place, tile in placed.items() if tile[1] == ACE}
+    where: dict[str, str | None] = {token: aces[colour_of(token)] for token in tokens}
+    pawns: dict[str, str | None] = {colour: None for seat in seats for colour in seat}
+    return Layout(placed, slots, dominoes[-1], None, seats, start_order(rng, players, kit.die_faces),
+                  tokens, where, pawns)
+
+
+def colour_of(token: str) -> str:
+    return token.rsplit("-", 1)[0]
+
+
+def layout_json(layout: Layout) -> dict[str, Any]:
+    """The layout as JSON-ready data (values included: this is the engine's own record)."""
+    return {
+        "seats": [list(seat) for seat in layout.seats],
+        "order": list(layout.order),
+        "tiles": {place: tile_name(tile) for place, tile in layout.tiles.items()},
+        "dominoes": {slot: list(pips) for slot, pips in layout.dominoes.items()},
+        "pusher": {"domino": list(layout.pusher), "at": layout.pusher_at},
+        "tokens": {t: {"value": v, "at": layout.where[t]} for t, v in layout.values.items()},
+        "pawns": dict(layout.pawns),
+    }
+
+
+def _get(data: dict[str, Any], key: str, kind: type, what: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind):
+        raise PositionError(f'position: "{key}" must be {what}, not {json.dumps(value)}')
+    return value
+
+
+def _pips(raw: object, where: str, top: int) -> Domino:
+    if (not isinstance(raw, list) or len(raw) != 2
+            or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= top for p in raw)):
+        raise PositionError(f"position: {where} must be a domino [a, b] of pips 0-{top}, not {json.dumps(raw)}")
+    return raw[0], raw[1]
+
+
+def read_layout(board: PawnsBoard, players: int, data: dict[str, Any]) -> Layout:
+    """Check a saved layout against the kit and the rules; PositionError names what is wrong."""
+    kit = board.equipment
+    seats = tuple(tuple(seat) for seat in _get(data, "seats", list, f"a list of {players} lists of colours"))
+    colours = [c for seat in seats for c in seat]
+    expected = sorted(c for seat in SEATS[players] for c in seat)
+    if len(seats) != players or sorted(colours) != expected:
+        raise PositionError(f"position: seats {json.dumps(data['seats'])} must give the {players} players "
+                            f"the colours {', '.join(expected)}, each once")
+    order = tuple(_get(data, "order", list, "the players in pawn-placing order"))
+    if sorted(order) != list(range(players)):
+        raise PositionError(f"position: order {list(order)} must list the players 0-{players - 1} once each")
+
+    names = {tile_name(tile): tile for tile in kit.tiles}
+    raw_tiles = _get(data, "tiles", dict, "an object: tile place -> tile name")
+    if set(raw_tiles) != set(board.tile_places) or sorted(map(str, raw_tiles.values())) != sorted(names):
+        raise PositionError(f"position: tiles must name every tile place {board.tile_places[0]}.."
+                            f"{board.tile_places[-1]} once, with each of the tiles {', '.join(names)} once")
+    tiles = {place: names[raw_tiles[place]] for place in board.tile_places}
+
+    top = max(max(d) for d in kit.dominoes)
+    raw_dominoes = _get(data, "dominoes", dict, "an object: domino slot -> [a, b]")
+    if set(raw_dominoes) != set(board.slots):
+        missing = sorted(set(board.slots) ^ set(raw_dominoes))
+        raise PositionError(f"position: dominoes must fill exactly the slots of the board; check {missing[:4]}")
+    dominoes = {slot: _pips(raw_dominoes[slot], f"domino {slot}", top) for slot in board.slots}
+    pusher_data = _get(data, "pusher", dict, 'an object {"domino": [a, b], "at": place or null}')
+    pusher = _pips(pusher_data.get("domino"), "the pusher", top)
+    pusher_at = pusher_data.get("at")
+    if pusher_at is not None and pusher_at not in board.pusher_places:
+        raise PositionError(f"position: the pusher lies at {pusher_at!r}, which is not a pusher place "
+                            f"({', '.join(board.pusher_places)}) nor null (beside the board)")
+    used = sorted(tuple(sorted(d)) for d in [*dominoes.values(), pusher])
+    if used != sorted(kit.dominoes):
+        raise PositionError("position: the dominoes and the pusher must be the game's domino set, each once")
+
+    values: dict[str, int] = {}
+    where: dict[str, str | None] = {}
+    active = set(board.pusher_places[pusher_at].halves) if pusher_at else set()
+    spaces = set(board.tile_places) | set(board.half_slot) - board.pusher_halves | active
+    raw_tokens = _get(data, "tokens", dict, 'an object: token -> {"value": v, "at": space or null}')
+    for colour in colours:
+        ids = [token_id(colour, i) for i in range(len(TOKEN_VALUES[players]))]
+        found = []
+        for token in ids:
+            entry = raw_tokens.get(token)
+            if not isinstance(entry, dict) or entry.get("at") not in spaces | {None}:
+                raise PositionError(f"position: token {token} needs {{\"value\": v, \"at\": space or null}} with "
+                                    f"a tile place or an active half-domino, not {json.dumps(entry)}")
+            values[token], where[token] = entry.get("value"), entry["at"]
+            found.append(entry.get("value"))
+        if (not all(isinstance(v, int) and not isinstance(v, bool) for v in found)
+                or sorted(found) != sorted(TOKEN_VALUES[players])):
+            raise PositionError(f"position: the {colour} tokens must hold the values "
+                                f"{list(TOKEN_VALUES[players])} once each (0 is the null), not {found}")
+    extra = set(raw_tokens) - set(values)
+    if extra:
+        raise PositionError(f"position: unknown token(s) {', '.join(sorted(extra))} for these seats")
+    on_halves = [at for at in where.values() if at and at not in tiles]
+    if len(on_halves) != len(set(on_halves)):
+        raise PositionError(f"position: two tokens share a half-domino ({sorted(on_halves)}); one at most")
+
+    raw_pawns = _get(data, "pawns", dict, "an object: pawn colour -> hole or null")
+    if set(raw_pawns) != set(colours) or not all(h is None or h in board.holes for h in raw_pawns.values()):
+        raise PositionError(f"position: pawns must give each of {', '.join(colours)} a hole "
+                            f"({', '.join(board.holes)}) or null, not {json.dumps(raw_pawns)}")
+    held = [h for h in raw_pawns.values() if h]
+    if len(held) != len(set(held)):
+        raise PositionError(f"position: two pawns share a hole ({sorted(held)})")
+    return Layout(tiles, dominoes, pusher, pusher_at, seats, order, values, where, dict(raw_pawns))
