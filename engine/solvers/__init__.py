@@ -81,4 +81,7 @@ def solver(puzzle: str) -> SolverFunction:
         if exc.name != module_name:
             raise
         raise SolverError(f"the solver for {puzzle} is not written yet ({module_name} is missing)") from None
-    return getattr(module, function)
+    found = getattr(module, function, None)
+    if not callable(found):
+        raise SolverError(f"the solver for {puzzle} is not written yet ({module_name} has no {function}())")
+    return found
