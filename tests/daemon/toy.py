@@ -1,7 +1,7 @@
 """A small game on the Square Off board that has every kind of move the daemon must handle.
 
 The real games land over time; this one pins down, today, each shape of footprint the
-tracker meets: a placement from hand, a slide, a jump that captures (three locations), a
+tracker meets: a placement from hand, a slide (and a dearer dash with the same footprint), a jump that captures (three locations), a
 Trade (two pieces swap: identical to presence sensors), a flip (a piece changes colour in
 place: invisible to reed switches), a button move (pass = end turn) and a dice roll
 before every turn (a chance node).
@@ -44,6 +44,17 @@ class Slide(Move):
 
 
 @dataclass(frozen=True)
+class Dash(Move):
+    """A slide that spends both pips: the same footprint as a Slide at a higher cost."""
+
+    source: str
+    target: str
+
+    def __str__(self) -> str:
+        return f"dash {self.source}-{self.target}"
+
+
+@dataclass(frozen=True)
 class Jump(Move):
     source: str
     over: str
@@ -76,6 +87,9 @@ class Pass(Move):
 
     def __str__(self) -> str:
         return "pass"
+
+
+COSTS: dict[type, int] = {Slide: 1, Dash: 2}
 
 
 class ToyGame(Game):
@@ -144,23 +158,26 @@ class ToyState(State):
                 held = self.board_contents[neighbour]
                 if held is None:
                     yield Slide(loc, neighbour)
-                elif held == theirs and beyond and self.board_contents[beyond] is None:
-                    yield Jump(loc, neighbour, beyond)
-                elif held == theirs and self.pips == 2:
-                    yield Trade(loc, neighbour)
+                    if self.pips == 2:
+                        yield Dash(loc, neighbour)
+                elif held == theirs:
+                    if beyond and self.board_contents[beyond] is None:
+                        yield Jump(loc, neighbour, beyond)
+                    if self.pips == 2:
+                        yield Trade(loc, neighbour)
             if self.pips == 1:
                 yield Flip(loc)
         yield Pass()
 
     def footprint(self, move: Move) -> Footprint:
-        return Footprint.between(self.board_contents, self._after(move))
+        return Footprint.between(self.board_contents, self._after(move), cost=COSTS.get(type(move), 0))
 
     def _after(self, move: Move) -> dict[str, Content]:
         after = dict(self.board_contents)
         mine, theirs = COLOURS[self.mover], COLOURS[1 - self.mover]
         if isinstance(move, Place):
             after[move.target] = mine
-        elif isinstance(move, Slide):
+        elif isinstance(move, (Slide, Dash)):
             after[move.source], after[move.target] = None, mine
         elif isinstance(move, Jump):
             after[move.source], after[move.over], after[move.target] = None, None, mine

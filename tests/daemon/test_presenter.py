@@ -1,0 +1,74 @@
+"""The LED presenter: priorities, blinking candidates, dice, brightness, and a budget never exceeded."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.boards import load_board
+from engine.core import Footprint
+from firmware_host.fixes import Fix
+from firmware_host.presenter import PALETTE, Presenter, Scene
+from firmware_host.tracker import Plan, Status, Takeback, TrackerView
+from wiring.model import straight_wiring
+
+WIRING = straight_wiring(load_board("squareoff"))
+LOCATIONS = list(WIRING.channels.values())
+
+
+def presenter(brightness: float = 1.0, budget: float = 100_000.0, dice=()) -> Presenter:
+    return Presenter(WIRING, brightness, budget, 60.0, dice)
+
+
+def test_ready_shows_the_last_move_over_the_whose_turn_glow() -> None:
+    scene = Scene(TrackerView(Status.READY), last_move=frozenset({"p1", "p5"}),
+                  turn_locations=frozenset({"p5", "p9"}), turn_colour=(200, 100, 40))
+    colours = presenter().colours(scene)
+    assert colours == {"p1": PALETTE["last_move"], "p5": PALETTE["last_move"], "p9": (50, 25, 10)}
+
+
+def test_a_move_under_way_shows_lifted_destinations_and_removals_not_the_last_move() -> None:
+    view = TrackerView(Status.MOVING, lifted=frozenset({"p1"}), destinations=frozenset({"p5", "p17"}),
+                       removals=frozenset({"p9"}))
+    colours = presenter().colours(Scene(view, last_move=frozenset({"p24"})))
+    assert colours == {"p1": PALETTE["lifted"], "p5": PALETTE["destination"], "p17": PALETTE["destination"],
+                       "p9": PALETTE["removal"]}
+
+
+def test_candidates_blink_and_the_selected_one_stands_out() -> None:
+    plans = tuple(Plan(Takeback(n), Footprint(), frozenset(), frozenset({f"p{n}"})) for n in (1, 2))
+    view = TrackerView(Status.CONFIRM, candidates=plans, selected=1)
+    assert presenter().colours(Scene(view, blink_on=True)) == {"p1": PALETTE["candidate"], "p2": PALETTE["selected"]}
+    assert presenter().colours(Scene(view, blink_on=False)) == {}
+
+
+def test_fixes_show_from_and_to() -> None:
+    view = TrackerView(Status.OUT_OF_SYNC, fixes=(Fix("p3", "p4", "black"), Fix(None, "p7", "white"),
+                                                  Fix("p8", None, None)))
+    colours = presenter().colours(Scene(view))
+    assert colours == {"p3": PALETTE["fix_from"], "p4": PALETTE["fix_to"], "p7": PALETTE["fix_to"],
+                       "p8": PALETTE["fix_from"]}
+
+
+def test_the_dice_light_one_led_per_pip_die_by_die() -> None:
+    colours = presenter(dice=[f"p{n}" for n in range(17, 25)]).colours(Scene(TrackerView(Status.READY), dice="roll 3+2"))
+    assert colours == {**dict.fromkeys(["p17", "p18", "p19"], PALETTE["dice_first"]),
+                       **dict.fromkeys(["p20", "p21"], PALETTE["dice_second"])}
+
+
+def test_brightness_scales_every_colour() -> None:
+    frame, current = presenter(brightness=0.5).frame({"p1": (255, 100, 0)})
+    assert frame[0][0] == (127, 50, 0) and frame[0][1] == (0, 0, 0)
+    assert current == pytest.approx((127 + 50) * 60 / 765)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(LOCATIONS), st.tuples(*[st.integers(0, 255)] * 3)),
+       st.floats(0.05, 1.0), st.floats(1.0, 2000.0))
+def test_a_frame_never_draws_more_than_the_budget(colours, brightness: float, budget: float) -> None:
+    frame, current = presenter(brightness, budget).frame(colours)
+    drawn = sum(sum(rgb) for strip in frame for rgb in strip) * (60 / 765)
+    assert drawn == pytest.approx(current) and current <= budget
+    unlimited, _ = presenter(brightness).frame(colours)
+    assert all(c <= u for strip, free in zip(frame, unlimited) for rgb, top in zip(strip, free) for c, u in zip(rgb, top))

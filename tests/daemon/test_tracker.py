@@ -1,0 +1,181 @@
+"""The move tracker fed observed boards directly: matching, settling, hints, ambiguity, takeback, sync."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pytest
+
+from engine.boards import load_board
+from firmware_host.tracker import Expectation, MoveTracker, Status, Takeback
+from wiring.model import PRESENT, straight_wiring
+
+SETTLE, OUT_OF_SYNC = 0.25, 3.0
+CLASSES = {"black": "north", "white": "south"}
+
+
+class Table:
+    """A toy position with its tracker, and a hand that changes what the sensors read."""
+
+    def __init__(self, toy, contents: Mapping[str, str], *, pips: int = 2, hand: int = 0, sensing: str = "presence",
+                 takeback: Mapping[str, str] | None = None, restoring: bool = False) -> None:
+        game = toy.ToyGame()
+        self.state = game.state_from_position({"contents": dict(contents), "hand": [hand, hand], "to_move": 0,
+                                               "mover": 0, "pips": pips, "plies": 0})
+        self.wiring = straight_wiring(game.board, sensing, CLASSES if sensing == "analog" else None)
+        board = load_board("squareoff")
+        self.tracker = MoveTracker({loc: board.locations[loc].xy for loc in board.locations}, SETTLE, OUT_OF_SYNC)
+        self.now = 0.0
+        self.board = {loc: self.wiring.expected(contents.get(loc)) for loc in game.locations}
+        back = (1, dict(takeback)) if takeback is not None else None
+        self.tracker.expect(Expectation(self.state, self.wiring, back), self.board, self.now, restoring=restoring)
+
+    def see(self, **changes: str | None) -> Status:
+        """The sensors now read ``changes`` (location=observation), a tenth of a second later."""
+        self.now += 0.1
+        self.tracker.observe(changes, self.now)
+        return self.tracker.view.status
+
+    def lift(self, location: str) -> Status:
+        return self.see(**{location: None})
+
+    def put(self, location: str, piece: str = "black") -> Status:
+        return self.see(**{location: self.wiring.expected(piece)})
+
+    def wait(self, seconds: float):
+        self.now += seconds
+        return self.tracker.poll(self.now)
+
+
+def test_a_lifted_piece_lights_its_destinations_and_a_capture_lights_the_piece_it_takes(toy) -> None:
+    table = Table(toy, {"p1": "black", "p9": "white", "p8": "white"})
+    assert table.lift("p1") is Status.MOVING
+    view = table.tracker.view
+    assert view.lifted == {"p1"}
+    assert view.destinations == {"p5", "p17"}  # p5 by a slide, p17 by jumping p9; p8 is white with nothing beyond
+    assert view.removals == {"p9"}
+    table.put("p17")
+    assert table.tracker.view.status is Status.MOVING and table.tracker.view.destinations == frozenset()
+    assert table.tracker.view.removals == {"p9"}
+    assert table.lift("p9") is Status.SETTLING
+    assert str(table.tracker.view.candidates[0].move) == "p1xp9-p17"
+
+
+def test_a_move_is_accepted_only_after_it_holds_still_for_the_settle_time(toy) -> None:
+    table = Table(toy, {"p1": "black"})
+    table.lift("p1")
+    assert table.put("p5") is Status.SETTLING
+    assert table.wait(SETTLE * 0.8) is None
+    plan = table.wait(SETTLE * 0.3)
+    assert plan is not None and str(plan.move) == "p1-p5"
+
+
+def test_the_same_footprint_at_two_costs_takes_the_cheaper_and_says_so(toy) -> None:
+    table = Table(toy, {"p1": "black"}, pips=2)
+    table.lift("p1")
+    table.put("p5")
+    view = table.tracker.view
+    assert [str(plan.move) for plan in view.candidates] == ["p1-p5"]
+    assert view.note == "took p1-p5, the cheapest of the moves that look the same (dash p1-p5)"
+
+
+def test_a_bumped_piece_put_back_changes_nothing(toy) -> None:
+    table = Table(toy, {"p1": "black", "p20": "white"})
+    assert table.lift("p20") is Status.UNMATCHED  # white's piece, out of black's reach
+    assert table.put("p20", "white") is Status.READY
+    assert table.wait(OUT_OF_SYNC * 2) is None
+    assert table.tracker.view.status is Status.READY
+
+
+def test_a_trade_under_presence_sensing_waits_for_confirm(toy) -> None:
+    table = Table(toy, {"p1": "black", "p9": "white"}, pips=2)
+    table.lift("p1")
+    table.lift("p9")
+    table.put("p1", "white")
+    assert table.put("p9") is Status.CONFIRM
+    view = table.tracker.view
+    assert [str(plan.move) for plan in view.candidates] == ["trade p1 p9"]
+    assert table.wait(OUT_OF_SYNC * 2) is None  # never taken without the button
+    assert str(table.tracker.confirm().move) == "trade p1 p9"
+
+
+def test_a_trade_under_analog_sensing_is_read_from_the_classes(toy) -> None:
+    table = Table(toy, {"p1": "black", "p9": "white"}, pips=2, sensing="analog")
+    table.lift("p1")
+    table.lift("p9")
+    table.put("p1", "white")
+    assert table.put("p9", "black") is Status.SETTLING
+    assert str(table.wait(SETTLE * 1.1).move) == "trade p1 p9"
+
+
+def test_a_flip_is_invisible_to_reed_switches_and_waits_for_confirm(toy) -> None:
+    table = Table(toy, {"p1": "black"}, pips=1)
+    table.lift("p1")
+    assert table.put("p1") is Status.CONFIRM
+    assert [str(plan.move) for plan in table.tracker.view.candidates] == ["flip p1"]
+    assert table.put("p20") is Status.UNMATCHED  # touching anything else withdraws the offer
+    assert table.tracker.confirm() is None
+
+
+def test_a_flip_under_analog_sensing_is_seen(toy) -> None:
+    table = Table(toy, {"p1": "black"}, pips=1, sensing="analog")
+    assert table.see(p1="south") is Status.SETTLING
+    assert str(table.wait(SETTLE * 1.1).move) == "flip p1"
+
+
+def test_moves_that_look_the_same_wait_for_confirm_and_hint_steps_through_them(toy) -> None:
+    # Placing on p5 reads exactly like putting back the previous position (a black piece on p5).
+    table = Table(toy, {"p1": "black"}, hand=1, takeback={"p1": "black", "p5": "black"})
+    assert table.put("p5") is Status.CONFIRM
+    view = table.tracker.view
+    assert [str(plan.move) for plan in view.candidates] == ["@p5", "takeback"]
+    assert table.wait(OUT_OF_SYNC * 2) is None
+    assert str(table.tracker.confirm().move) == "@p5"
+    assert table.tracker.next_candidate()
+    assert isinstance(table.tracker.confirm().move, Takeback)
+
+
+def test_the_previous_position_put_back_is_a_takeback(toy) -> None:
+    table = Table(toy, {"p5": "black"}, takeback={"p1": "black"})
+    table.lift("p5")
+    assert "p1" in table.tracker.view.destinations
+    assert table.put("p1") is Status.SETTLING
+    assert isinstance(table.wait(SETTLE * 1.1).move, Takeback)
+
+
+def test_a_board_that_matches_nothing_goes_out_of_sync_shows_fixes_and_resumes(toy) -> None:
+    table = Table(toy, {"p1": "black", "p9": "white"})
+    table.lift("p1")
+    assert table.put("p24") is Status.UNMATCHED
+    assert table.wait(OUT_OF_SYNC - 0.2) is None and table.tracker.view.status is Status.UNMATCHED
+    table.wait(0.3)
+    view = table.tracker.view
+    assert view.status is Status.OUT_OF_SYNC
+    assert [str(fix) for fix in view.fixes] == ["p24 -> p1"]
+    table.lift("p24")
+    assert table.tracker.view.status is Status.MOVING  # a legal move is possible again
+    assert table.put("p1") is Status.READY
+
+
+def test_restoring_shows_fixes_at_once_and_accepts_no_move_until_the_board_matches(toy) -> None:
+    table = Table(toy, {"p1": "black"}, restoring=True)
+    table.tracker.expect(table.tracker.expectation, {**table.board, "p1": None, "p5": PRESENT}, 0.0, restoring=True)
+    view = table.tracker.view
+    assert view.status is Status.RESTORING and [str(fix) for fix in view.fixes] == ["p5 -> p1"]
+    assert table.wait(SETTLE * 4) is None  # p1-p5 is legal, but the board must be restored first
+    table.lift("p5")
+    assert table.put("p1") is Status.READY
+    table.lift("p1")
+    assert table.put("p5") is Status.SETTLING
+
+
+@pytest.mark.parametrize("sensing", ["presence", "analog"])
+def test_fixes_pair_each_extra_piece_with_the_nearest_missing_place(toy, sensing: str) -> None:
+    table = Table(toy, {"p1": "black", "p2": "white", "p24": "black"}, sensing=sensing)
+    table.lift("p1")
+    table.lift("p2")
+    table.put("p9", "black")  # near p1
+    table.put("p10", "white")  # near p2
+    table.put("p20", "white")  # a piece too many
+    table.wait(OUT_OF_SYNC + 0.1)
+    assert sorted(map(str, table.tracker.view.fixes)) == ["p10 -> p2", "p9 -> p1", "remove the piece on p20"]
