@@ -1,0 +1,142 @@
+"""The serial co-processor link over a real pseudo-terminal, with a fake microcontroller."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from hal import registry
+from hal.base import HardwareError
+from hal.serial_drivers import SerialLeds, SerialSensors
+
+from .fake_coprocessor import SHOW, SYNC, FakeCoprocessor, frame
+
+
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    """Wait for the reader thread to catch up (a deadline, not a speed check)."""
+    deadline = time.monotonic() + 10
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def mcu(tmp_path: Path) -> Iterator[FakeCoprocessor]:
+    fake = FakeCoprocessor(tmp_path / "ttyGAMEBOARD", channels=12, strips=(3, 2))
+    yield fake
+    fake.unplug()
+
+
+@pytest.fixture
+def sensors(mcu: FakeCoprocessor) -> Iterator[SerialSensors]:
+    opened = registry.open_sensors("serial", {"port": str(mcu.port), "retry_interval": 0.02})
+    yield opened
+    opened.close()
+
+
+def test_the_host_asks_for_a_snapshot_and_reads_the_full_state(mcu):
+    mcu.values[2] = mcu.values[11] = 1
+    sensors = SerialSensors.from_options({"port": str(mcu.port)})
+    try:
+        assert mcu.received[0] == SYNC
+        assert sensors.kind == "presence" and sensors.channels == 12
+        assert sensors.read().values == (0, 0, 1) + (0,) * 8 + (1,)
+        assert sensors.link.hello.name == "fake-mcu 1.0"
+    finally:
+        sensors.close()
+
+
+def test_changes_update_the_latest_state(mcu, sensors):
+    mcu.write(mcu.change((4, 1), (5, 1)))
+    wait_for(lambda: sensors.read().values[4:6] == (1, 1), "changes applied")
+    mcu.write(mcu.change((4, 0)))
+    wait_for(lambda: sensors.read().values[4:6] == (0, 1), "second change applied")
+    assert sensors.link.stats["lost"] == 0 and not sensors.link.bad_frames
+
+
+def test_a_corrupted_frame_is_dropped_and_the_gap_brings_a_fresh_snapshot(mcu, sensors):
+    corrupted = bytearray(mcu.change((7, 1)))
+    corrupted[3] ^= 0x40  # a flipped bit on the line
+    mcu.write(bytes(corrupted))
+    mcu.write(mcu.change((8, 1)))  # the next frame shows one missing
+    wait_for(lambda: sensors.read().values[7:9] == (1, 1), "state repaired by a snapshot")
+    link = sensors.link
+    assert link.bad_frames["crc"] + link.bad_frames["cobs"] == 1
+    assert link.stats["lost"] == 1
+    assert mcu.received.count(SYNC) == 2
+
+
+def test_a_cut_frame_does_not_spoil_the_next_one(mcu, sensors):
+    cut = mcu.change((1, 1))
+    mcu.write(cut[: len(cut) // 2])  # the cable glitched mid-frame
+    mcu.write(mcu.change((2, 1)))
+    mcu.write(mcu.change((3, 1)))
+    wait_for(lambda: sensors.read().values[1:4] == (1, 1, 1), "all three channels seen")
+    assert sum(sensors.link.bad_frames.values()) == 1
+
+
+def test_garbage_and_unknown_messages_are_counted_not_raised(mcu, sensors):
+    mcu.write(b"\x55" * 5000)  # a long run without a delimiter
+    mcu.write(b"\x00")
+    mcu.write(frame(bytes((0x7E, 0))))  # a good CRC around an unknown message type
+    mcu.write(mcu.change((0, 1)))
+    wait_for(lambda: sensors.read().values[0] == 1, "a good frame after the garbage")
+    assert sensors.link.bad_frames["overlong"] >= 1
+    assert sensors.link.stats["malformed"] == 1
+
+
+def test_the_link_survives_an_unplugged_cable_and_resynchronises(mcu, sensors):
+    leds = SerialLeds.from_options({"port": str(mcu.port)})
+    assert leds.link is sensors.link  # one port, one link
+    mcu.unplug()
+    wait_for(lambda: not sensors.link.connected, "the host noticed the unplug")
+    assert sensors.read().values == (0,) * 12  # the last known state while unplugged
+    leds.show([[(1, 2, 3)] * 3, [(4, 5, 6)] * 2])  # dropped now, resent on reconnect
+    mcu.values[9] = 1  # a piece placed while the cable was out
+    mcu.plug()
+    wait_for(lambda: sensors.read().values[9] == 1, "the snapshot after the reconnect")
+    wait_for(lambda: mcu.shown, "the LED frame resent after the reconnect")
+    assert mcu.shown[-1] == [[(1, 2, 3)] * 3, [(4, 5, 6)] * 2]
+    assert sensors.link.stats["connects"] == 2 and sensors.link.stats["disconnects"] == 1
+    leds.close()
+
+
+def test_led_frames_go_strip_by_strip_then_show(tmp_path):
+    mcu = FakeCoprocessor(tmp_path / "ttyLEDS", channels=2, strips=(700, 5))
+    leds = registry.open_leds("serial", {"port": str(mcu.port)})
+    try:
+        assert leds.strip_lengths == (700, 5)
+        frame_ = [[(i % 256, 0, 255 - i % 256) for i in range(700)], [(9, 9, 9)] * 5]
+        leds.show(frame_)
+        wait_for(lambda: mcu.shown, "a SHOW")
+        assert mcu.shown[0] == frame_
+        assert mcu.received.count(SHOW) == 1
+    finally:
+        leds.close()
+        mcu.unplug()
+
+
+def test_analog_snapshots_carry_raw_counts(tmp_path):
+    mcu = FakeCoprocessor(tmp_path / "ttyHALL", channels=3, kind="analog", strips=())
+    mcu.values[:] = [512, 830, 190]
+    sensors = registry.open_sensors("serial", {"port": str(mcu.port)})
+    try:
+        assert sensors.kind == "analog"
+        assert sensors.read().values == (512, 830, 190)
+        mcu.write(mcu.change((1, 515)))
+        wait_for(lambda: sensors.read().values[1] == 515, "analog change")
+    finally:
+        sensors.close()
+        mcu.unplug()
+
+
+def test_a_silent_or_missing_port_is_a_hardware_error_with_the_reason(tmp_path, mcu):
+    with pytest.raises(HardwareError, match=r"ttyNONE within 0\.2 s \(cannot open .*ttyNONE"):
+        registry.open_sensors("serial", {"port": str(tmp_path / "ttyNONE"), "connect_timeout": 0.2})
+    mcu.answer_sync = False
+    with pytest.raises(HardwareError, match=r"\(it sent no HELLO and SNAPSHOT\); check the cable"):
+        registry.open_sensors("serial", {"port": str(mcu.port), "connect_timeout": 0.2})
