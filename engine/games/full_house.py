@@ -105,7 +105,8 @@ class FullHouseState(CompartmentState):
 
     def outcome(self) -> Outcome | None:
         if self.is_solved():
-            return Outcome((0,), f"all {self.game.target} pieces on the board in {self.moves} moves", (1.0,))
+            moves = f"{self.moves} move" + ("" if self.moves == 1 else "s")
+            return Outcome((0,), f"all {self.game.target} pieces on the board in {moves}", (1.0,))
         if not any(self._movement()):
             return Outcome((), "no piece can move", (0.0,))
         return None
