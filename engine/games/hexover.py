@@ -122,7 +122,8 @@ class HexoverState(State):
         self.t = game.tables
         self.cells = cells
         self.mover = mover
-        self.result = self._judge()
+        #: The cells the mover may drop on, found once per position.
+        self.drops, self.result = self._evaluate()
 
     @property
     def current_player(self) -> int:
@@ -134,8 +135,7 @@ class HexoverState(State):
     def generate_moves(self) -> Iterator[Move]:
         if self.result is not None:
             return iter(())
-        drops = [Drop(self.t.cells[i]) for i in self._drop_cells(self.mover)]
-        return iter(drops or [Pass()])
+        return iter([Drop(self.t.cells[i]) for i in self.drops] or [Pass()])
 
     def _drop_cells(self, player: int) -> Iterator[int]:
         rays = self.t.rays
@@ -155,18 +155,20 @@ class HexoverState(State):
             run.append(k)
         return []
 
-    def _judge(self) -> Outcome | None:
+    def _evaluate(self) -> tuple[list[int], Outcome | None]:
+        """The mover's drop cells and, if the game is over, how it ended."""
         cells = self.cells
         for path in self.t.paths:
             if _complete(cells, path):
-                return _result((cells[path[0]],), f"{COLOURS[cells[path[0]]]} completed a winning path")
-        if any(True for _ in self._drop_cells(self.mover)) or any(True for _ in self._drop_cells(1 - self.mover)):
-            return None
+                return [], _result((cells[path[0]],), f"{COLOURS[cells[path[0]]]} completed a winning path")
+        drops = list(self._drop_cells(self.mover))
+        if drops or next(self._drop_cells(1 - self.mover), None) is not None:
+            return drops, None
         counts = [cells.count(p) for p in (0, 1)]
         tally = f"neither can move: white {counts[0]}, black {counts[1]}"
         if counts[0] == counts[1]:
-            return _result((), tally)
-        return _result((0 if counts[0] > counts[1] else 1,), tally)
+            return [], _result((), tally)
+        return [], _result((0 if counts[0] > counts[1] else 1,), tally)
 
     def outcome(self) -> Outcome | None:
         return self.result
@@ -188,13 +190,13 @@ class HexoverState(State):
                 self.cells[k] = self.mover
             self.cells[target] = self.mover
         self.mover = 1 - self.mover
-        self.result = self._judge()
+        self.drops, self.result = self._evaluate()
 
     def _snapshot(self) -> Any:
-        return self.cells[:], self.mover, self.result
+        return self.cells[:], self.mover, self.drops, self.result
 
     def _restore(self, snapshot: Any) -> None:
-        cells, self.mover, self.result = snapshot
+        cells, self.mover, self.drops, self.result = snapshot
         self.cells[:] = cells
 
     def contents(self) -> dict[str, Content]:
