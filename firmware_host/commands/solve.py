@@ -68,8 +68,9 @@ def solve_puzzle(args: argparse.Namespace) -> int:
     return 0 if solution.solved else 1
 
 
-def print_solution(puzzle: str, solution: Solution, out: TextIO = sys.stdout) -> None:
-    """The verdict, the figures, then the moves one per line."""
+def print_solution(puzzle: str, solution: Solution, out: TextIO | None = None) -> None:
+    """The verdict, the figures, then the moves one per line (to stdout by default)."""
+    out = out or sys.stdout
     print(f"{puzzle}: {solution.explanation}", file=out)
     if solution.cost is not None:
         proof = "optimal" if solution.optimal else f"lower bound {solution.lower_bound}"

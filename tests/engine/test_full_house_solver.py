@@ -1,0 +1,150 @@
+"""The Full House solver, the solver registry and ``gameboard solve``, on instances with known answers."""
+
+import io
+from collections import deque
+
+import pytest
+
+from engine.games.full_house import FullHouse
+from engine.games.groups_of_three import Layout, Step
+from engine.solvers import SOLVERS, Progress, SolverError, solver
+from engine.solvers.full_house import solve
+from firmware_host.cli import main
+from firmware_host.commands.solve import ProgressLine
+
+
+def replay(game, moves):
+    """Apply a solution's moves, checked, to the puzzle's start; the final state."""
+    state = game.new_initial_state()
+    for text in moves:
+        state.apply(text)
+    return state
+
+
+def fewest_moves_by_brute_force(game):
+    """0-1 breadth-first search through the game's own legal moves (steps cost 1, adds 0)."""
+    def key(position):
+        return frozenset(position["pieces"]), tuple(position["pending_adds"])
+
+    start = game.new_initial_state().position()
+    best = {key(start): 0}
+    frontier = deque([(0, start)])
+    while frontier:
+        cost, position = frontier.popleft()
+        if best[key(position)] < cost:
+            continue
+        state = game.state_from_position(position)
+        if state.is_solved():
+            return cost
+        for move in list(state.legal_moves):
+            step = isinstance(move, Step)
+            state.push(move)
+            after = state.position()
+            state.pop()
+            if best.get(key(after), cost + 2) > cost + step:
+                best[key(after)] = cost + step
+                if step:
+                    frontier.append((cost + 1, after))
+                else:
+                    frontier.appendleft((cost, after))
+    return None
+
+
+@pytest.mark.parametrize("pieces", [4, 5, 6])
+def test_the_solver_agrees_with_brute_force_on_small_instances(pieces):
+    game = FullHouse(pieces=pieces)
+    solution = solve(time_limit=20, state=game.new_initial_state())
+    assert solution.solved and solution.optimal
+    assert solution.cost == solution.lower_bound == fewest_moves_by_brute_force(game)
+    final = replay(game, solution.moves)
+    assert final.is_solved() and final.moves == solution.cost
+
+
+def test_one_move_brings_in_the_fourth_piece():
+    solution = solve(time_limit=5, state=FullHouse(pieces=4).new_initial_state())
+    assert solution.cost == 1 and len([m for m in solution.moves if not m.startswith("+")]) == 1
+    assert "proved no shorter solution" in solution.explanation
+
+
+def test_a_ten_piece_instance_is_solved_optimally_in_seven_moves():
+    game = FullHouse(pieces=10)
+    solution = solve(time_limit=20, state=game.new_initial_state())
+    assert (solution.cost, solution.optimal) == (7, True)
+    assert replay(game, solution.moves).moves == 7
+
+
+def test_the_full_puzzle_under_a_short_limit_gives_the_best_found_and_a_bound():
+    game = FullHouse()
+    solution = solve(time_limit=1.5, state=game.new_initial_state())
+    assert solution.solved and not solution.optimal
+    assert 19 <= solution.lower_bound <= solution.cost  # 37 pieces to bring in, at most 2 a step
+    assert replay(game, solution.moves).moves == solution.cost
+    assert "best found" in solution.explanation and f"at least {solution.lower_bound}" in solution.explanation
+
+
+def test_a_lone_piece_can_never_bring_another_in():
+    state = FullHouse(pieces=5).state_from_position(
+        {"pieces": {"f33": "piece"}, "reserve": {"piece": 4}, "borne_off": {"piece": 0}, "pending_adds": []})
+    solution = solve(time_limit=5, state=state)
+    assert not solution.solved and solution.moves == []
+    assert solution.explanation.startswith("no solution: a piece brings another in only")
+
+
+def test_a_search_that_exhausts_every_position_says_no_solution_exists():
+    # A toy network a - b - c forming one group: two pieces can fill it, never hold four.
+    toy = Layout(faces=("center", "a", "b", "c"), index={"center": 0, "a": 1, "b": 2, "c": 3},
+                 adjacent=((), (2,), (1, 3), (2,)), center=0, transit=frozenset(), groups=((1, 2, 3),),
+                 groups_at=((), ((2, 3),), ((3, 1),), ((1, 2),)), starts={}, full_house_start=(1, 2))
+    state = FullHouse(pieces=4).new_initial_state()
+    state.layout, state.occupied = toy, 0b0110
+    solution = solve(time_limit=5, state=state)
+    assert not solution.solved and solution.optimal
+    assert "was searched and none has 4 pieces on the board" in solution.explanation
+
+
+def test_a_full_board_needs_no_move():
+    game = FullHouse(pieces=3)
+    assert solve(time_limit=1, state=game.new_initial_state()).cost == 0
+
+
+def test_progress_is_reported_while_searching():
+    reports = []
+    solve(time_limit=1, progress=reports.append, state=FullHouse().new_initial_state())
+    assert reports and all(isinstance(r, Progress) for r in reports)
+    assert [r.elapsed for r in reports] == sorted(r.elapsed for r in reports)
+    assert reports[-1].stage == "done" and reports[-1].best is not None
+
+
+# -- the registry and the command ---------------------------------------------------------
+
+
+def test_the_registry_lists_every_puzzle():
+    assert SOLVERS == {"full-house": "engine.solvers.full_house:solve",
+                       "crooked-jumps": "engine.solvers.crooked_jumps:solve",
+                       "overpass-spiral": "engine.solvers.overpass_spiral:solve"}
+    assert solver("full-house") is solve
+
+
+def test_an_unknown_puzzle_is_named_in_the_error():
+    with pytest.raises(SolverError, match="unknown puzzle 'sudoku'; puzzles: full-house"):
+        solver("sudoku")
+
+
+def test_a_solver_not_written_yet_is_explained(monkeypatch):
+    monkeypatch.setitem(SOLVERS, "future", "engine.solvers.not_there:solve")
+    with pytest.raises(SolverError, match="the solver for future is not written yet"):
+        solver("future")
+
+
+def test_gameboard_solve_prints_the_solution(capsys):
+    assert main(["solve", "full-house", "--time-limit", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("full-house: best found:") and "1. f" in out
+
+
+def test_the_progress_line_appends_once_a_second_when_not_a_terminal():
+    stream = io.StringIO()
+    line = ProgressLine(stream)
+    for elapsed in (0.0, 0.5, 1.2):
+        line(Progress(elapsed, 1000, 40, 20, "beam search"))
+    assert stream.getvalue().count("\n") == 2 and "best   40  bound   20  beam search" in stream.getvalue()
