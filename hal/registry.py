@@ -27,7 +27,7 @@ SENSOR_DRIVERS: dict[str, str] = {
 
 LED_DRIVERS: dict[str, str] = {
     "neopixel": "hal.neopixel_strips:NeoPixelStrips.from_options",
-    "neopixel_spi": "hal.neopixel_strips:NeoPixelSpiStrips.from_options",
+    "neopixel_spi": "hal.neopixel_strips:NeoPixelStrips.from_spi_options",
     "serial": "hal.serial_drivers:SerialLeds.from_options",
     "mock": "hal.mock_driver:open_mock_leds",
 }
