@@ -177,6 +177,12 @@ def load_layout(board: LineBoard, path: Path = LAYOUT_FILE) -> Layout:
     return Layout(count, {colour: tuple(points) for colour, points in start.items()})
 
 
+@cache
+def shipped_layout(board_name: str) -> Layout:
+    """The layout file that ships with the game, read once per process."""
+    return load_layout(rule_tables(board_name).board)
+
+
 @dataclass(frozen=True)
 class Tables:
     """The board facts the rules read on every move, derived once."""
@@ -232,7 +238,7 @@ class OverPass(Game):
             seat[k] for k in range(len(self.seats[0])) for seat in self.seats)
         self.owner: dict[str, int] = {c: player for player, seat in enumerate(self.seats) for c in seat}
         self.tables = rule_tables(self.board_name)
-        self.layout = load_layout(self.tables.board)
+        self.layout = shipped_layout(self.board_name)
 
     @property
     def num_players(self) -> int:
@@ -277,6 +283,8 @@ class OverPassState(State):
         self.phase = phase
         self.roll = roll
         self.budget = budget
+        #: The turn moves of this position, kept until it changes (the daemon and ``apply`` ask twice).
+        self._moves: list[Move] | None = None
 
     # -- whose turn ------------------------------------------------------------
 
@@ -311,7 +319,9 @@ class OverPassState(State):
         elif self.phase == ROLL:
             yield from (roll for roll, _ in ROLLS)
         elif self.phase == MOVE:
-            yield from self._turn_moves()
+            if self._moves is None:
+                self._moves = self._turn_moves()
+            yield from self._moves
 
     def _turn_moves(self) -> list[Move]:
         tables, cells, budget = self.game.tables, self.cells, self.budget
@@ -378,9 +388,11 @@ class OverPassState(State):
                 self.turn, self.phase, self.roll, self.budget)
 
     def _restore(self, snapshot: Any) -> None:
+        self._moves = None
         (self.cells, self.reserve, self.home, self.turn, self.phase, self.roll, self.budget) = snapshot
 
     def _play(self, move: Move) -> None:
+        self._moves = None
         cells = self.cells
         self.budget -= move.cost
         if isinstance(move, (OverPassMove, Slide)):

@@ -1,0 +1,144 @@
+"""Over-Pass random play (OpenSpiel style) with the game's own invariants, and golden records.
+
+Thousands of short seeded games check every state fully; a few whole games are played
+to their end with the cheap invariants; golden records are replayed move by move.
+"""
+
+import json
+import random
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from engine import Footprint, state_from_json
+from engine.board import CENTER
+from engine.games.overpass import ENTER, ROLL, EndTurn, OverPass, OverPassMove, ReturnCenter
+
+RECORDS = sorted((Path(__file__).parent.parent / "data" / "overpass").glob("*.json"))
+SHORT_GAMES = 1000
+SHORT_CAP = 12
+CHECKPOINT_PLIES = 1200
+WHOLE_GAMES = (3, 4)
+WHOLE_CAP = 6000
+
+
+def random_move(state, rng):
+    if state.is_chance_node():
+        outcomes, weights = zip(*state.chance_outcomes())
+        return rng.choices(outcomes, weights)[0]
+    return rng.choice(list(state.legal_moves))
+
+
+def bridge_witness(state, move):
+    """A path of pieces the move can pass over, found independently of the engine: None if none."""
+    board, cells = state.game.tables.board, state.cells
+    colour = cells[move.start]
+    on_exit = move.start in board.exits
+    parents = {move.start: None}
+    queue = deque([move.start])
+    while queue:
+        here = queue.popleft()
+        for there in board.neighbours[here]:
+            if there in parents or (on_exit and (here, there) not in board.perimeter):
+                continue
+            if there == move.end and here != move.start:
+                path = [here]
+                while parents[path[-1]] != move.start:
+                    path.append(parents[path[-1]])
+                return path
+            if cells[there] is not None and cells[there] != colour:
+                parents[there] = here
+                queue.append(there)
+    return None
+
+
+def check_cheap(state, move):
+    """The Over-Pass invariants, around one move."""
+    game = state.game
+    for colour in game.turn_colours:
+        on_board = sum(c == colour for c in state.cells.values())
+        assert on_board + state.reserve[colour] + state.home[colour] == game.layout.pieces_per_colour
+    assert state.budget >= 0
+    if state.history and isinstance(state.history[-1], (EndTurn, ReturnCenter)):
+        assert state.phase in (ENTER, ROLL)
+        assert state.cells[CENTER] is None, "the Center Square is empty when a turn ends"
+    if isinstance(move, OverPassMove):
+        path = bridge_witness(state, move)
+        assert path, f"{move}: no bridge of other colours leads there"
+        assert all(state.cells[p] not in (None, state.cells[move.start]) for p in path)
+
+
+def check_full(state, move):
+    """Everything: JSON round trip, the footprint, the position restored by pop."""
+    copy = state_from_json(json.loads(json.dumps(state.to_json())))
+    assert copy.position() == state.position()
+    assert state.parse_move(str(move)) == move
+    before, position = state.contents(), state.position()
+    footprint = state.footprint(move)
+    state.push(move)
+    assert set(Footprint.between(before, state.contents()).changes) == set(footprint.changes)
+    assert state.budget >= 0
+    state.pop()
+    assert state.position() == position
+
+
+def checkpoints(game, rng, every=20):
+    """Positions along one long random game: the short games start from any of them,
+    so late play (empty reserves, exits, the end) is checked as well as the opening."""
+    state = game.new_initial_state()
+    found = [state.position()]
+    for ply in range(CHECKPOINT_PLIES):
+        if state.is_terminal():
+            break
+        state.push(random_move(state, rng))
+        if ply % every == 0:
+            found.append(state.position())
+    return found
+
+
+@pytest.mark.parametrize("players, goal", [(2, "one"), (2, "both"), (3, "one"), (4, "one")])
+def test_thousands_of_short_random_games_keep_every_rule(players, goal):
+    rng = random.Random(f"{players}{goal}")
+    game = OverPass(players=players, goal=goal)
+    starts = checkpoints(game, rng)
+    for _ in range(SHORT_GAMES // 4):
+        state = game.state_from_position(rng.choice(starts))
+        for _ in range(SHORT_CAP):
+            move = random_move(state, rng)
+            check_cheap(state, move)
+            check_full(state, move)
+            state.push(move)
+            if state.is_terminal():
+                break
+
+
+def test_whole_random_games_end_with_a_winner_or_reach_the_cap():
+    rng = random.Random(7)
+    finished = 0
+    for players in WHOLE_GAMES:
+        state = OverPass(players=players).new_initial_state()
+        for _ in range(WHOLE_CAP):
+            if state.is_terminal():
+                break
+            move = random_move(state, rng)
+            check_cheap(state, move)
+            state.push(move)
+        if state.is_terminal():
+            finished += 1
+            winner = state.outcome().winner
+            assert state.game.has_won(state.home, winner)
+    assert finished >= 1
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.stem)
+def test_golden_records_replay_move_by_move(record):
+    data = json.loads(record.read_text())
+    game = OverPass(**data["options"])
+    state = game.state_from_position(data["start"]) if data.get("start") else game.new_initial_state()
+    for number, text in enumerate(data["moves"], 1):
+        try:
+            state.apply(text)
+        except Exception as exc:  # name the failing move of the record
+            raise AssertionError(f"{record.name}: move {number} {text!r}: {exc}") from exc
+    assert state.position() == data["final"]
