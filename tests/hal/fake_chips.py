@@ -32,17 +32,27 @@ class FakeHC165Chain(MockSPIDevice):
 
 
 class FakeMCP3008(MockSPIDevice):
-    """An MCP3008 on SPI 0 selected by ``select_pin``: answers a single-ended read with ``values[channel]``."""
+    """An MCP3008 on SPI 0 selected by ``select_pin``: a single-ended read returns ``values[channel]``.
+
+    The datasheet's exchange (figure 6-1): a start bit, the single-ended bit, three channel
+    bits; then the chip clocks out a null bit and 10 data bits, most significant first.
+    """
 
     def __init__(self, factory: MockFactory, select_pin: int) -> None:
         super().__init__(clock_pin=11, mosi_pin=10, miso_pin=9, select_pin=select_pin, pin_factory=factory)
         self.values = [0] * 8
+        self.state = "idle"
+
+    def on_start(self) -> None:
+        super().on_start()
+        self.state = "idle"
 
     def on_bit(self) -> None:
-        # Tx 00000001 1CCCxxxx xxxxxxxx: after the start bit, single-ended flag and 3 channel bits
-        # the chip clocks out a null bit and 10 data bits (datasheet figure 6-1).
-        if self.rx_bit == 12:
-            start = self.rx_buf.index(1)
-            channel = int("".join(map(str, self.rx_buf[start + 2 : start + 5])), 2)
-            self.tx_word(0, 1)
-            self.tx_word(self.values[channel], 10)
+        if self.state == "idle" and self.rx_buf[-1]:
+            self.state, self.rx_buf = "mode", []
+        elif self.state == "mode":
+            assert self.rx_buf[-1], "the driver asked for a differential reading"
+            self.state, self.rx_buf = "channel", []
+        elif self.state == "channel" and len(self.rx_buf) == 3:
+            self.tx_word(self.values[self.rx_word()], 12)  # a sample period, the null bit, 10 data bits
+            self.state = "result"
