@@ -206,12 +206,12 @@ class SquareOffState(State):
             if c != player:
                 continue
             for j in t.neighbours[i]:
-                if cells[j] == EMPTY and not (waiting and waiting & self._rows_formed(player, j, i)):
+                if cells[j] == EMPTY and not (waiting and waiting & self._rows(player, j, i)):
                     yield Slide(names[i], names[j])
             if self.variant == "jump-off":
                 for over, land in t.jumps[i]:
                     if (cells[over] == 1 - player and cells[land] == EMPTY
-                            and not (waiting and waiting & self._rows_formed(player, land, i))):
+                            and not (waiting and waiting & self._rows(player, land, i))):
                         yield Jump(names[i], names[over], names[land])
         if self.variant == "trading-places":
             tradable = [names[j] for j in range(len(cells)) if cells[j] == 1 - player and not self._in_row(j)]
@@ -224,20 +224,13 @@ class SquareOffState(State):
         return (Capture(self.t.points[i]) for i in (free or victims))
 
     def _in_row(self, i: int) -> bool:
-        colour, cells = self.cells[i], self.cells
-        return any(all(cells[k] == colour for k in self.t.rows[r]) for r in self.t.rows_at[i])
+        return bool(self._rows(self.cells[i], i))
 
-    def _rows_formed(self, player: int, target: int, vacated: int = EMPTY) -> frozenset[int]:
-        """The rows that ``player`` completes by arriving at ``target`` (leaving ``vacated``)."""
-        cells = self.cells
-        return frozenset(r for r in self.t.rows_at[target]
-                         if vacated not in self.t.rows[r]
-                         and all(k == target or cells[k] == player for k in self.t.rows[r]))
-
-    def _rows_of(self, player: int, point: int) -> frozenset[int]:
-        """The complete rows of ``player`` through ``point``."""
-        cells = self.cells
-        return frozenset(r for r in self.t.rows_at[point] if all(cells[k] == player for k in self.t.rows[r]))
+    def _rows(self, player: int, point: int, vacated: int = EMPTY) -> frozenset[int]:
+        """The rows of ``player`` through ``point`` once their piece stands there and ``vacated`` is left."""
+        cells, rows = self.cells, self.t.rows
+        return frozenset(r for r in self.t.rows_at[point]
+                         if vacated not in rows[r] and all(k == point or cells[k] == player for k in rows[r]))
 
     def _judge(self) -> Outcome | None:
         for player, colour in enumerate(COLOURS):
@@ -287,18 +280,18 @@ class SquareOffState(State):
             target, vacated = index[move.other], index[move.own]
         else:
             target, vacated = index[move.target], index[move.origin]
-        broken = self._rows_of(player, vacated) if vacated != EMPTY else frozenset()
+        broken = self._rows(player, vacated) if vacated != EMPTY else frozenset()
         if vacated != EMPTY:
             cells[vacated] = opponent if isinstance(move, Trade) else EMPTY
         cells[target] = player
         if isinstance(move, Trade):
-            formed_for_opponent = self._rows_of(opponent, vacated)
+            formed_for_opponent = self._rows(opponent, vacated)
         if self.variant == "jump-off":
             unformed = list(self.unformed)
             unformed[player] = broken
             self.unformed = (unformed[0], unformed[1])
         owed = []
-        if self._rows_of(player, target) and opponent in cells:
+        if self._rows(player, target) and opponent in cells:
             owed.append(player)
         if formed_for_opponent:
             owed.append(opponent)
