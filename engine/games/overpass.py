@@ -17,6 +17,7 @@ a few dict lookups per piece.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -476,8 +477,9 @@ def _read_position(game: OverPass, position: dict[str, Any]) -> OverPassState:
             raise PositionError(f"board: {point} holds {colour!r}, not a colour in play ({', '.join(colours)})")
         cells[point] = colour
     piles = {name: _read_counts(position.get(name), name, colours) for name in ("reserve", "home")}
+    on_board = Counter(board.values())
     for colour in colours:
-        total = sum(c == colour for c in cells.values()) + piles["reserve"][colour] + piles["home"][colour]
+        total = on_board[colour] + piles["reserve"][colour] + piles["home"][colour]
         if total != game.layout.pieces_per_colour:
             raise PositionError(f"{colour}: {total} pieces on the board, in reserve and at home; "
                                 f"there are {game.layout.pieces_per_colour}")
