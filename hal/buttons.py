@@ -32,9 +32,7 @@ class GpioButtons(ButtonPanel):
         self._clock = clock
         self._queue: deque[ButtonEvent] = deque()
         names = list(pins)
-        self._buttons = open_devices(
-            "the button pins", "pins", lambda pin: Button(pin, pull_up=pull_up), pins.values()
-        )
+        self._buttons = open_devices("the button pins", "pins", lambda pin: Button(pin, pull_up=pull_up), pins.values())
         for name, button in zip(names, self._buttons):
             button.when_pressed = self._recorder(name)
 

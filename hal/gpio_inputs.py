@@ -28,7 +28,9 @@ class GpioSensors(SensorArray):
 
     kind = "presence"
 
-    def __init__(self, pins: Sequence[Pin], *, pull_up: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, pins: Sequence[Pin], *, pull_up: bool = True, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._clock = clock
         self._inputs = open_devices(
             "the GPIO sensor pins", "pins", lambda pin: DigitalInputDevice(pin, pull_up=pull_up), pins

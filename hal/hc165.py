@@ -60,7 +60,9 @@ class HC165Sensors(SensorArray):
 
     kind = "presence"
 
-    def __init__(self, chain: HC165Chain, *, active_low: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, chain: HC165Chain, *, active_low: bool = True, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._chain = chain
         self._invert = 0xFF if active_low else 0x00
         self._clock = clock

@@ -25,7 +25,9 @@ class MCP23017Sensors(SensorArray):
 
     kind = "presence"
 
-    def __init__(self, chips: Sequence[Any], *, active_low: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, chips: Sequence[Any], *, active_low: bool = True, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self._chips = list(chips)
         self._invert = 0xFFFF if active_low else 0
         self._clock = clock

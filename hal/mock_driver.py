@@ -52,7 +52,9 @@ def _wiring(board: str, path: str | None, sensing: str) -> Wiring:
 
     wiring = load_wiring(path)
     if wiring.board != board:
-        raise DriverOptionError("wiring", f"{path} wires board {wiring.board!r}, not {board!r}; give board = {wiring.board!r}")
+        raise DriverOptionError(
+            "wiring", f"{path} wires board {wiring.board!r}, not {board!r}; give board = {wiring.board!r}"
+        )
     return wiring
 
 

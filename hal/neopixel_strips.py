@@ -31,8 +31,7 @@ def _import(module: str) -> Any:
         return import_module(module)
     except (ImportError, NotImplementedError, RuntimeError) as exc:
         raise HardwareError(
-            f"cannot load {module} ({exc}); on a Pi install the [pi] extra, "
-            "elsewhere use the mock LED driver"
+            f"cannot load {module} ({exc}); on a Pi install the [pi] extra, elsewhere use the mock LED driver"
         ) from None
 
 
@@ -116,5 +115,7 @@ def _open_strips(driver: str, options: Mapping[str, Any], open_strip: Callable[[
 
 def _board_pin(board: Any, key: str, name: str) -> Any:
     if not hasattr(board, name):
-        raise DriverOptionError(key, f"the board has no pin {name!r}; use a name of Blinka's board module such as 'D18'")
+        raise DriverOptionError(
+            key, f"the board has no pin {name!r}; use a name of Blinka's board module such as 'D18'"
+        )
     return getattr(board, name)

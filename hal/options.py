@@ -40,7 +40,9 @@ class DriverOptions:
             return default
         value = self._options[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise DriverOptionError(key, f"{value!r} is not a whole number from {low} to {high}; e.g. {key} = {example or low}")
+            raise DriverOptionError(
+                key, f"{value!r} is not a whole number from {low} to {high}; e.g. {key} = {example or low}"
+            )
         return value
 
     def number(self, key: str, default: Any = REQUIRED, *, low: float, high: float, example: str = "") -> float:
@@ -49,7 +51,9 @@ class DriverOptions:
             return default
         value = self._options[key]
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
-            raise DriverOptionError(key, f"{value!r} is not a number from {low} to {high}; e.g. {key} = {example or low}")
+            raise DriverOptionError(
+                key, f"{value!r} is not a number from {low} to {high}; e.g. {key} = {example or low}"
+            )
         return float(value)
 
     def boolean(self, key: str, default: Any = REQUIRED) -> bool:
@@ -94,10 +98,14 @@ class DriverOptions:
         if not self._given(key, default, example):
             return default
         value = self._options[key]
-        if not isinstance(value, list) or not value or not all(
-            isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value)
         ):
-            raise DriverOptionError(key, f"{value!r} is not a list of whole numbers from {low} to {high}; e.g. {key} = {example}")
+            raise DriverOptionError(
+                key, f"{value!r} is not a list of whole numbers from {low} to {high}; e.g. {key} = {example}"
+            )
         self.distinct(key, value)
         return list(value)
 
@@ -137,4 +145,6 @@ class DriverOptions:
 
 
 def _is_pin(value: Any) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool) and value >= 0) or (isinstance(value, str) and bool(value))
+    return (isinstance(value, int) and not isinstance(value, bool) and value >= 0) or (
+        isinstance(value, str) and bool(value)
+    )

@@ -28,8 +28,7 @@ def opening(what: str, key: str) -> Iterator[None]:
         raise DriverOptionError(key, f"{exc}; give every device its own pins") from None
     except (GPIOZeroError, OSError) as exc:
         raise HardwareError(
-            f"cannot open {what}: {exc}; on a Pi add the user to the gpio and spi groups, "
-            "elsewhere use the mock driver"
+            f"cannot open {what}: {exc}; on a Pi add the user to the gpio and spi groups, elsewhere use the mock driver"
         ) from None
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from contextlib import suppress
 
 import serial
 
@@ -98,10 +99,8 @@ class SerialLink:
         self._stop.set()
         port = self._serial
         if port is not None:
-            try:
-                port.cancel_read()
-            except (serial.SerialException, OSError):
-                pass
+            with suppress(serial.SerialException, OSError):
+                port.cancel_read()  # wake the reader thread now rather than at its read timeout
         self._thread.join(timeout=2)
 
     # -- the reader thread -----------------------------------------------------------------

@@ -119,6 +119,7 @@ def host_payload(kind: MessageType, sequence: int, body: bytes = b"") -> bytes:
 def led_bodies(strip: int, colours: tuple[tuple[int, int, int], ...]) -> list[bytes]:
     """LEDS bodies for one strip: ``strip, start index, r g b ...``, at most LEDS_PER_MESSAGE each."""
     return [
-        struct.pack(">BH", strip, start) + bytes(c for colour in colours[start : start + LEDS_PER_MESSAGE] for c in colour)
+        struct.pack(">BH", strip, start)
+        + bytes(c for colour in colours[start : start + LEDS_PER_MESSAGE] for c in colour)
         for start in range(0, len(colours), LEDS_PER_MESSAGE)
     ]

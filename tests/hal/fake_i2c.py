@@ -34,7 +34,15 @@ class FakeI2C:
         buffer[start:end] = self._chip(address).read(end - start)
 
     def writeto_then_readfrom(
-        self, address: int, out, into, *, out_start: int = 0, out_end: int | None = None, in_start: int = 0, in_end: int | None = None
+        self,
+        address: int,
+        out,
+        into,
+        *,
+        out_start: int = 0,
+        out_end: int | None = None,
+        in_start: int = 0,
+        in_end: int | None = None,
     ) -> None:
         self.writeto(address, out, start=out_start, end=out_end)
         self.readfrom_into(address, into, start=in_start, end=in_end)

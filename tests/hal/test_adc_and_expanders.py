@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hal.base import DriverOptionError, HardwareError
 from hal.ads1115 import ADS1115Sensors
+from hal.base import DriverOptionError, HardwareError
 from hal.mcp3008 import MCP3008Sensors
 from hal.mcp23017 import MCP23017Sensors
 

@@ -38,6 +38,8 @@ def test_entered_dice_wait_for_the_players_then_take_entries_in_order():
 def test_an_entry_that_is_not_on_offer_is_refused_with_the_choices():
     dice = EnteredDice()
     dice.enter("roll 7")
-    with pytest.raises(DiceEntryError, match="'roll 7' is not a roll on offer here; enter one of: roll 1, roll 2, roll 3"):
+    with pytest.raises(
+        DiceEntryError, match="'roll 7' is not a roll on offer here; enter one of: roll 1, roll 2, roll 3"
+    ):
         dice.roll(OUTCOMES)
     assert dice.roll(OUTCOMES) is None

@@ -100,7 +100,12 @@ def test_hc165_active_high_inputs(mock_factory):
 
 @pytest.mark.parametrize(
     ("options", "key"),
-    [({}, "chips"), ({"chips": 0}, "chips"), ({"chips": 2, "spi_device": 5}, "spi_device"), ({"chips": 2, "load_pin": 8}, "load_pin")],
+    [
+        ({}, "chips"),
+        ({"chips": 0}, "chips"),
+        ({"chips": 2, "spi_device": 5}, "spi_device"),
+        ({"chips": 2, "load_pin": 8}, "load_pin"),
+    ],
 )
 def test_hc165_options_are_checked(mock_factory, options, key):
     with pytest.raises(DriverOptionError) as raised:

@@ -19,7 +19,9 @@ def written(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, bytes]]:
 
 
 def test_each_strip_gets_its_colours_in_grb_order_with_one_write_a_frame(written):
-    leds = registry.open_leds("neopixel", {"strips": [{"pin": "NEOPIXEL", "length": 3}, {"pin": "Dx_OUTPUT", "length": 2, "order": "RGB"}]})
+    leds = registry.open_leds(
+        "neopixel", {"strips": [{"pin": "NEOPIXEL", "length": 3}, {"pin": "Dx_OUTPUT", "length": 2, "order": "RGB"}]}
+    )
     assert leds.strip_lengths == (3, 2)
     leds.show([[(255, 0, 0), (0, 255, 0), (1, 2, 3)], [(10, 20, 30), (0, 0, 0)]])
     assert [data for _, data in written] == [bytes((0, 255, 0, 255, 0, 0, 2, 1, 3)), bytes((10, 20, 30, 0, 0, 0))]
@@ -47,7 +49,10 @@ def test_a_frame_that_does_not_fit_is_refused_before_any_write(written):
         ({"strips": [{"pin": "D99", "length": 3}]}, r"strips\[0\]\.pin: the board has no pin 'D99'"),
         ({"strips": [{"pin": "NEOPIXEL"}]}, r"strips\[0\]\.length: the neopixel driver needs this option"),
         ({"strips": [{"pin": "NEOPIXEL", "length": 3, "order": "WRGB"}]}, r"strips\[0\]\.order: 'WRGB' is not one of"),
-        ({"strips": [{"pin": "NEOPIXEL", "length": 3, "brightness": 0.3}]}, r"strips\[0\]\.brightness: the neopixel driver has no such option"),
+        (
+            {"strips": [{"pin": "NEOPIXEL", "length": 3, "brightness": 0.3}]},
+            r"strips\[0\]\.brightness: the neopixel driver has no such option",
+        ),
     ],
 )
 def test_strip_options_are_checked(options, message):
