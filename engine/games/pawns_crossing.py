@@ -23,6 +23,7 @@ from engine.games.pawns_setup import (ACE, NULL, SEATS, Layout, colour_of, deal,
 BOARD: PawnsBoard = load_board("pawns")
 #: Location -> its rank on the board, so footprints list changes in board order.
 LOCATION_ORDER = {location: n for n, location in enumerate(BOARD.locations)}
+EMPTY: dict[str, Content] = dict.fromkeys(BOARD.locations)
 
 
 # -- moves ----------------------------------------------------------------------
@@ -113,6 +114,11 @@ class EndTurn(Move):
 
 
 PHASES = ("place", "choose", "dice", "tokens", "pawns", "over")
+
+#: Every slide, mapped to the slide that undoes it (the same line pushed from the other end).
+REVERSE: dict[Slide, Slide] = {
+    Slide(line.id, a): Slide(line.id, b) for line in BOARD.lines.values()
+    for a, b in ((line.forward, line.backward), (line.backward, line.forward))}
 
 
 # -- the game -------------------------------------------------------------------
@@ -240,18 +246,24 @@ class PawnsState(State):
         return (self.domino_at[slot] if slot in self.domino_at else self.pusher)[half]
 
     def contents(self) -> dict[str, Content]:
-        return self._contents(BOARD.locations)
+        shown = dict(EMPTY)
+        shown.update(self._held())
+        return shown
 
-    def _contents(self, locations: Any) -> dict[str, Content]:
-        """Token colours ("red+blue" when a tile holds several) and pawn colours, never values."""
+    def _contents(self, locations: list[str]) -> dict[str, Content]:
+        held = self._held()
+        return {location: held.get(location) for location in locations}
+
+    def _held(self) -> dict[str, str]:
+        """Occupied locations: token colours ("blue+red" when a tile holds several), pawn colours; never values."""
         held: dict[str, list[str]] = {}
         for token, at in self.where.items():
             if at:
                 held.setdefault(at, []).append(self.colour_of[token])
         for colour, hole in self.pawns.items():
             if hole:
-                held.setdefault(hole, []).append(colour)
-        return {loc: "+".join(sorted(held[loc])) if loc in held else None for loc in locations}
+                held[hole] = [colour]
+        return {location: "+".join(sorted(colours)) for location, colours in held.items()}
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
@@ -318,11 +330,8 @@ class PawnsState(State):
 
     def slides(self) -> Iterator[Slide]:
         """Every slide except the one that would undo a slide made the turn before."""
-        for line in BOARD.lines.values():
-            for direction in (line.forward, line.backward):
-                undo = self.last_slide and self.last_slide.line == line.id and self.last_slide.direction != direction
-                if not undo:
-                    yield Slide(line.id, direction)
+        undo = REVERSE.get(self.last_slide) if self.last_slide else None
+        return (slide for slide in REVERSE if slide != undo)
 
     def generate_moves(self) -> Iterator[Move]:
         seat = self.seats[self.player]
@@ -549,8 +558,7 @@ def read_turn(state: PawnsState, raw: object) -> None:
             raise PositionError(f"position: arrived token {token!r} must be one of player {player}'s tokens "
                                 f"on a destination tile of its colour")
     last = raw.get("last_slide")
-    slides = {str(s): s for line in BOARD.lines.values() for s in (Slide(line.id, line.forward),
-                                                                   Slide(line.id, line.backward))}
+    slides = {str(s): s for s in REVERSE}
     if last is not None and last not in slides:
         raise PositionError(f"position: turn last_slide {last!r} must be null or like {next(iter(slides))!r}")
     winner = raw.get("winner")
