@@ -12,12 +12,15 @@ reads the sensors at exact moments and gets the same values on every run.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any, TypeVar
 
 from engine.boards import load_board
 from engine.errors import GameboardError
@@ -29,6 +32,21 @@ from wiring.model import Wiring
 #: How far a hand reaches when it bumps a neighbour, in multiples of the distance from
 #: the handled location to the nearest location of its kind (point to point, cell to cell).
 BUMP_REACH = 1.6
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _locked(method: F) -> F:
+    """Run a MockBoard method under its lock: a simulator thread handling pieces and the
+    daemon's scan never see half a move."""
+
+    @functools.wraps(method)
+    def locked(self: MockBoard, *args: Any, **kwargs: Any) -> Any:
+        with self.lock:
+            return method(self, *args, **kwargs)
+
+    return locked  # type: ignore[return-value]
 
 
 class MockBoardError(GameboardError, ValueError):
@@ -104,6 +122,7 @@ class MockBoard:
         self.wiring = wiring
         self.clock = clock
         self.noise = noise or Noise()
+        self.lock = threading.RLock()
         self._locations = load_board(wiring.board).locations
         unknown = sorted(set(wiring.channels.values()) - set(self._locations))
         if unknown:
@@ -121,17 +140,20 @@ class MockBoard:
 
     # -- handling pieces -------------------------------------------------------------
 
+    @_locked
     def place(self, location: str, piece: str) -> None:
         """Put ``piece`` down on an empty location."""
         self._check_empty(location)
         self._change(location, piece, self.clock())
 
+    @_locked
     def lift(self, location: str) -> str:
         """Take the piece off a location and return it."""
         piece = self._piece_at(location)
         self._change(location, None, self.clock())
         return piece
 
+    @_locked
     def move(self, source: str, target: str, via: Sequence[str] = ()) -> None:
         """Slide the piece from ``source`` to an empty ``target``, passing over ``via`` in order.
 
@@ -153,6 +175,7 @@ class MockBoard:
         if arrival > now:
             self._add(target, _Override(now, arrival, (None,)))
 
+    @_locked
     def flip(self, location: str, piece: str) -> None:
         """Turn the disk on ``location`` over: it now shows ``piece``."""
         shown = self._piece_at(location)
@@ -160,6 +183,7 @@ class MockBoard:
             raise MockBoardError(f"{location} already shows {piece}: a flip must change the piece")
         self._change(location, piece, self.clock())
 
+    @_locked
     def set_contents(self, contents: Mapping[str, str | None]) -> None:
         """Set up the whole board at once (None or a missing location is empty), without noise."""
         for location, piece in contents.items():
@@ -172,10 +196,12 @@ class MockBoard:
 
     # -- faults ------------------------------------------------------------------------
 
+    @_locked
     def stick(self, channel: int, value: int) -> None:
         """Make ``channel`` read ``value`` whatever stands over it (a stuck sensor)."""
         self.sensors.stick(channel, value)
 
+    @_locked
     def kill(self, channel: int) -> None:
         """Freeze ``channel`` at its present reading: a dead sensor never changes."""
         self.sensors.stick(channel, self.sensors.value(channel, self.clock()))
@@ -286,8 +312,9 @@ class MockSensors(SensorArray):
         return len(self._located)
 
     def read(self) -> Scan:
-        now = self._board.clock()
-        return Scan(tuple(self.value(channel, now) for channel in range(self.channels)), now)
+        with self._board.lock:
+            now = self._board.clock()
+            return Scan(tuple(self.value(channel, now) for channel in range(self.channels)), now)
 
     def value(self, channel: int, now: float) -> int:
         """What ``channel`` reads at time ``now``."""
