@@ -7,14 +7,15 @@ adds), so a solution replays on ``FullHouseState`` exactly.
 
 Two searches share the time limit:
 
-* beam searches of growing width find solutions fast and keep the shortest (an upper
-  bound); they always take every add, which is what a player does;
-* an A* search then proves a lower bound or optimality.  Its heuristic, the pieces
-  still in reserve divided by the most one step can bring in (rounded up), never
-  overestimates and drops by at most one per step, so A* expands nodes in rising
-  f = steps + heuristic: the f it has reached is a proven lower bound, reaching a goal
-  proves it optimal, and running out of nodes proves no solution exists.  A* tries
-  every subset of the adds, since leaving a compartment empty may help.
+* a narrow beam search finds a first solution fast (an upper bound); it always takes
+  every add, which is what a player does;
+* A* then proves a lower bound, or optimality, pruned by that upper bound.  Its
+  heuristic, the pieces still in reserve divided by the most one step can bring in
+  (rounded up), never overestimates and drops by at most one per step, so A* expands
+  nodes in rising f = steps + heuristic: the f it has reached is a proven lower bound,
+  reaching a goal proves it optimal, and running out of nodes proves no solution
+  exists.  A* tries every subset of the adds, since leaving a compartment empty may help;
+* if A* cannot finish in half the time, wider beams use the rest to improve the upper bound.
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ Action = tuple[int, int, tuple[int, ...]]
 
 #: Nodes A* may keep before it stops with the bound it has (about 0.3 KB each).
 MAX_NODES = 1_500_000
-#: The share of the time limit given to the beam searches when A* cannot finish first.
-BEAM_SHARE = 0.5
+#: The first beam's width: narrow, for a quick first solution that A* can prune with.
+FIRST_WIDTH = 16
+#: The share of the time limit after which A* gives way to wider beams.
+ASTAR_SHARE = 0.5
 #: Seconds between progress reports.
 REPORT_EVERY = 0.25
 
@@ -57,12 +60,13 @@ class _Space:
         return -(-(self.total - occupied.bit_count()) // self.per_step)
 
     def score(self, occupied: int) -> tuple[int, int, float]:
-        """How promising a beam node is: pieces on the board, then groups half filled."""
-        live = 0
+        """How promising a beam node is: pieces on the board, then groups holding exactly one
+        piece (a piece stepping into either empty member brings one in), then chance."""
+        armed = 0
         for mask in self.group_masks:
-            if 1 <= (occupied & mask).bit_count() <= 2:
-                live += 1
-        return occupied.bit_count(), live, self.rng.random()
+            if (occupied & mask).bit_count() == 1:
+                armed += 1
+        return occupied.bit_count(), armed, self.rng.random()
 
     def successors(self, key: int, every_subset: bool) -> Iterator[tuple[int, Action]]:
         """Each node one step away, with the step and the adds taken."""
@@ -113,9 +117,6 @@ class _Search:
         self.lower_bound = space.heuristic(start >> 7)
         self.next_report = 0.0
 
-    def out_of_time(self) -> bool:
-        return time.monotonic() >= self.deadline
-
     def report(self, stage: str, force: bool = False) -> None:
         now = time.monotonic()
         if self.progress and (force or now >= self.next_report):
@@ -156,7 +157,7 @@ class _Search:
             layers.append(layer)
         return True
 
-    def astar(self) -> str:
+    def astar(self, until: float) -> str:
         """A* below the best cost found; returns how it ended: optimal, none, time or memory."""
         space = self.space
         g_of: dict[int, int] = {self.start: 0}
@@ -180,7 +181,7 @@ class _Search:
                 return "optimal"
             self.explored += 1
             if not self.explored & 1023:
-                if self.out_of_time():
+                if time.monotonic() >= until:
                     return "time"
                 if len(g_of) > MAX_NODES:
                     return "memory"
@@ -233,11 +234,11 @@ def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
                         "no solution: a piece brings another in only by entering a group-of-three that already "
                         "holds one other piece, so at least two pieces must be on the board")
     search = _Search(space, start, time_limit, progress)
-    beam_until = search.began + time_limit * BEAM_SHARE
-    width = 4
-    while search.beam(width, beam_until) and time.monotonic() < beam_until and width < 4096:
+    search.beam(FIRST_WIDTH, search.deadline)
+    ending = search.astar(search.began + time_limit * ASTAR_SHARE)
+    width = FIRST_WIDTH
+    while ending in ("time", "memory") and width < 4096 and search.beam(width * 4, search.deadline):
         width *= 4
-    ending = search.astar()
     search.report("done", force=True)
     moves = _notation(layout, search.best or [])
     if search.best is None:
