@@ -87,12 +87,12 @@ def svg(board: Board, overlay: Overlay | None = None, width: int = 800) -> str:
            f'height="{height}" class="gameboard board-{escape(board.name)}">',
            f"<title>{escape(board.title)}</title>",
            f'<rect width="{width}" height="{height}" fill="{PAPER}"/>']
-    for location in board.locations.values():
-        if location.outline:
-            out.append(_area(location, poly(location.outline), overlay))
     for shape in board.shapes:
         out.append(f'<polygon points="{poly(shape.outline)}" fill="{FILLS.get(shape.fill, shape.fill)}" '
                    f'stroke="{INK}" stroke-width="1.5" class="shape shape-{escape(shape.fill)}"/>')
+    for location in board.locations.values():  # above the shapes, so a lit cell shows
+        if location.outline:
+            out.append(_area(location, poly(location.outline), overlay))
     for stroke in board.strokes:
         a, b = pt(stroke.a).split(","), pt(stroke.b).split(",")
         dash = ' stroke-dasharray="4 4" opacity="0.5"' if stroke.hidden else ""
