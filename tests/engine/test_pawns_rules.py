@@ -145,6 +145,19 @@ def test_two_players_move_a_token_of_each_colour_or_just_one():
     assert state.current_player == 1
 
 
+def test_a_roll_that_moves_no_token_ends_the_turn():
+    pos = corridor()
+    for token, place in (("blue-a", "d1.1e-n"), ("blue-b", "d1.1e-s"), ("blue-c", "d1.1s-w"),
+                         ("green-a", "d1.1s-e")):
+        pos["tokens"][token]["at"] = place
+    pos["tokens"]["red-b"]["at"] = pos["tokens"]["red-c"]["at"] = None
+    pos["pawns"]["blue"] = "h1.1"  # the only way on from those halves
+    pos["turn"] = turn("dice")
+    state = state_of(pos)
+    state.apply("dice red=3 black=blank")  # black's pawn is off the board: nothing to force
+    assert state.current_player == 1
+
+
 def test_a_single_colour_turn_ends_after_its_token_move():
     pos = corridor()
     state = state_of(pos)
@@ -303,6 +316,7 @@ def test_a_slide_carries_every_token_on_the_line_and_the_footprint_lists_them():
     pos["tokens"]["blue-a"]["at"] = "push-n2-w"
     pos["tokens"]["blue-b"]["at"] = "t1.2"
     pos["tokens"]["green-a"]["at"] = "d1.1e-s"
+    pos["pawns"]["blue"] = "h1.1"
     state = state_of(pos)
     move = state.parse_move("slide row1 east")
     before = state.contents()
@@ -312,6 +326,7 @@ def test_a_slide_carries_every_token_on_the_line_and_the_footprint_lists_them():
     assert where == {"red-a": "t1.1", "red-b": "push-e1-n", "blue-a": "d1.1e-n", "blue-b": "t1.3",
                      "green-a": "d1.2e-s"}
     assert footprint == Footprint.between(before, state.contents())
+    assert state.pawns["blue"] == "h1.1", "holes lie between the tiles' corners: pawns stay put"
     assert {c.location for c in footprint.changes} == {
         "t1.4", "t1.1", "d1.3e-n", "push-e1-n", "push-n2-w", "d1.1e-n", "t1.2", "t1.3", "d1.1e-s", "d1.2e-s"}
 
