@@ -333,6 +333,14 @@ def test_trade_through_the_hidden_spokes():
     assert "T p2=center" in texts(setup({"center": "black", "p2": "white"}))
 
 
+def test_a_trade_takes_the_movers_own_colour_out_of_a_bridge():
+    # "If you want to use the Over-Pass move, but your own pieces are in the pathway, use a Trade"
+    state = setup({"p9": "black", "p1": "black", "p26": "white"}, roll=(1, 1))
+    assert "O p9-center" not in texts(state)
+    state.apply("T p1=p26")
+    assert "O p9-center" in texts(state)
+
+
 def test_pieces_on_exit_points_are_never_traded_not_even_by_their_owner():
     board = {"p97": "black", "p89": "white", "p26": "red"}
     state = setup(board, turn="black")
