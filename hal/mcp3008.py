@@ -1,7 +1,8 @@
 """MCP3008 SPI ADCs through gpiozero: analog Hall sensors, 8 a chip, chips on chip-select pins.
 
-gpiozero's ``MCP3008`` reads one channel in one 3-byte transfer (about 50 us on
-hardware SPI), so 200 sensors on 25 chips scan in about 10 ms.  Chips share SCLK,
+gpiozero's ``MCP3008`` reads one channel in one 3-byte transfer (about 50 us on the
+wire at 500 kHz, plus Python's overhead), so 200 sensors on 25 chips take some 20 ms
+a scan: keep ``scan_hz`` at 40 or less, or let the co-processor scan them.  Chips share SCLK,
 MOSI and MISO; each has its own select pin: CE0 (GPIO8) and CE1 (GPIO7) use the
 hardware SPI driver, any other pins make gpiozero fall back to (slower) software SPI.
 """
