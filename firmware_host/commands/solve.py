@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import TextIO
 
 from engine.solvers import SOLVERS, Progress, Solution, solver
@@ -69,11 +70,12 @@ def solve_puzzle(args: argparse.Namespace) -> int:
 
 
 def print_solution(puzzle: str, solution: Solution, out: TextIO | None = None) -> None:
-    """The verdict, the figures, then the moves one per line (to stdout by default)."""
+    """The verdict, the figures, then the moves in notation, wrapped (to stdout by default)."""
     out = out or sys.stdout
     print(f"{puzzle}: {solution.explanation}", file=out)
     if solution.cost is not None:
         proof = "optimal" if solution.optimal else f"lower bound {solution.lower_bound}"
         print(f"cost {solution.cost} ({proof})", file=out)
-    for number, move in enumerate(solution.moves, 1):
-        print(f"{number:4}. {move}", file=out)
+    if solution.moves:
+        print(textwrap.fill(" ".join(solution.moves), width=88, initial_indent="moves: ",
+                            subsequent_indent="       ", break_on_hyphens=False), file=out)

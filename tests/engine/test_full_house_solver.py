@@ -139,7 +139,7 @@ def test_a_solver_not_written_yet_is_explained(monkeypatch):
 def test_gameboard_solve_prints_the_solution(capsys):
     assert main(["solve", "full-house", "--time-limit", "1", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("full-house: best found:") and "1. f" in out
+    assert out.startswith("full-house: best found:") and "\nmoves: f" in out
 
 
 def test_the_progress_line_appends_once_a_second_when_not_a_terminal():
