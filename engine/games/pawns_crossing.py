@@ -129,13 +129,13 @@ class PawnsCrossing(Game):
     name = "pawns-crossing"
     title = "Pawns Crossing"
     board_name = "pawns"
-    options_spec = {
+    options_spec: ClassVar[dict[str, Option]] = {
         "players": Option(2, (2, 3, 4), "number of players"),
         "seed": Option(0, (), "seed of the shuffled tiles and dominoes, the token values and the start rolls"),
         "fair_colours": Option(False, (False, True), "2 players: one takes the colours with the longest and "
                                                      "shortest ace-to-destination totals"),
     }
-    pieces = dict(BOARD.equipment.suits)
+    pieces: ClassVar[dict[str, str]] = dict(BOARD.equipment.suits)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -199,6 +199,8 @@ class PawnsState(State):
         self.winner: int | None = None
         self._next_placer()
 
+    # -- reading the position ------------------------------------------------------
+
     def position(self) -> dict[str, Any]:
         layout = Layout(self.tile_at, self.domino_at, self.pusher, self.pusher_at, self.seats, self.order,
                         self.values, self.where, self.pawns)
@@ -206,8 +208,6 @@ class PawnsState(State):
             "phase": self.phase, "player": self.player, "dice": dict(self.dice), "moved": self.moved,
             "pawn_moved": self.pawn_moved, "arrived": list(self.arrived),
             "last_slide": str(self.last_slide) if self.last_slide else None, "winner": self.winner}}
-
-    # -- reading the position ------------------------------------------------------
 
     @property
     def current_player(self) -> int:
@@ -243,7 +243,7 @@ class PawnsState(State):
         if space in self.tile_at:
             return self.tile_at[space][1]
         slot, half = BOARD.half_slot[space]
-        return (self.domino_at[slot] if slot in self.domino_at else self.pusher)[half]
+        return self.domino_at.get(slot, self.pusher)[half]
 
     def contents(self) -> dict[str, Content]:
         shown = dict(EMPTY)
@@ -396,9 +396,8 @@ class PawnsState(State):
             return [move.tile, self._ace_place(self.colour_of[move.token])]
         if isinstance(move, Slide):
             line = BOARD.lines[move.line]
-            places = [line.ends[0], line.ends[1]] + ([self.pusher_at] if self.pusher_at else [])
-            halves = [h for s in list(line.slots) + places for h in (BOARD.slots.get(s) or BOARD.pusher_places[s]).halves]
-            return list(line.tiles) + halves
+            slots = [*line.slots, *line.ends] + ([self.pusher_at] if self.pusher_at else [])
+            return list(line.tiles) + [half for slot in slots for half in self._halves(slot)]
         return []
 
     # -- playing -------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def test_placing_pawns_goes_in_roll_order_and_the_last_placer_starts():
     placers = []
     while state.position()["turn"]["phase"] == "place":
         placers.append(state.current_player)
-        state.apply(sorted(state.legal_moves, key=str)[0])
+        state.apply(min(state.legal_moves, key=str))
     assert placers == list(state.order)
     assert state.current_player == state.order[-1]
     assert all(state.pawns[c] for c in ("red", "green", "blue"))
@@ -351,17 +351,18 @@ def test_the_next_player_may_not_undo_the_slide_but_may_after_a_turn_in_between(
 
 # -- arrival and winning --------------------------------------------------------------------
 
-def arrival(value_tile: str, token: str = "red-a") -> tuple:
+def arrival(value_tile: str, token: str = "red-a"):
+    """``token`` has just moved onto t1.2, where the tile ``value_tile`` lies."""
     pos = corridor(dice={"red": 3})
     put_tile(pos, "t1.2", value_tile)
     pos["tokens"][token]["at"] = "d1.1e-n"
     state = state_of(pos)
     state.apply(f"{token} d1.1e-n>t1.2")
-    return pos, state
+    return state
 
 
 def test_a_declared_token_on_its_matching_tile_leaves_the_board():
-    pos, state = arrival("red-2")
+    state = arrival("red-2")
     assert state.values["red-a"] == 2
     move = state.parse_move("declare red-a t1.2")
     assert [(c.location, c.before, c.after) for c in state.footprint(move).changes] == [("t1.2", "red", None)]
@@ -370,14 +371,14 @@ def test_a_declared_token_on_its_matching_tile_leaves_the_board():
 
 
 def test_a_wrong_declaration_sends_the_token_back_to_its_ace():
-    pos, state = arrival("red-3")
+    state = arrival("red-3")
     state.apply("declare red-a t1.2")
     assert state.where["red-a"] == "t4.1" and state.tile_at["t4.1"] == ("red", 1)
     assert state.contents()["t4.1"] == "red+red+red"
 
 
 def test_declaring_is_offered_only_on_a_destination_tile_of_the_tokens_colour():
-    _, state = arrival("blue-2")
+    state = arrival("blue-2")
     assert not any(t.startswith("declare") for t in texts(state))
 
 
