@@ -204,19 +204,25 @@ class MockBoard:
     @_locked
     def kill(self, channel: int) -> None:
         """Freeze ``channel`` at its present reading: a dead sensor never changes."""
-        self.sensors.stick(channel, self.sensors.value(channel, self.clock()))
+        self.sensors.stick(channel, self.sensors.read().values[channel])
 
     # -- what the sensors see ------------------------------------------------------------
 
-    def shown(self, location: str, now: float) -> str | None:
-        """The content a sensor under ``location`` sees at time ``now``."""
-        overrides = self._overrides.get(location)
-        if overrides:
+    def seen(self, now: float) -> dict[str, str | None]:
+        """What the sensors see at time ``now``: the pieces at rest, then every effect under way.
+
+        One dict a scan (rather than a look-up per channel) keeps a 200-channel scan cheap.
+        """
+        seen: dict[str, str | None] = dict(self._pieces)
+        for location, overrides in list(self._overrides.items()):
             overrides[:] = [override for override in overrides if override.end > now]
+            if not overrides:
+                del self._overrides[location]
+                continue
             active = [override for override in overrides if override.start <= now]
             if active:
-                return self.reading_rng.choice(active[-1].shown)
-        return self._pieces.get(location)
+                seen[location] = self.reading_rng.choice(active[-1].shown)
+        return seen
 
     # -- internals -----------------------------------------------------------------------
 
@@ -306,28 +312,40 @@ class MockSensors(SensorArray):
         self._board = board
         self._located = [wiring.channels.get(channel) for channel in range(channels)]
         self._stuck: dict[int, int] = {}
+        self._fields: dict[str | None, float] = {}
 
     @property
     def channels(self) -> int:
         return len(self._located)
 
     def read(self) -> Scan:
-        with self._board.lock:
-            now = self._board.clock()
-            return Scan(tuple(self.value(channel, now) for channel in range(self.channels)), now)
-
-    def value(self, channel: int, now: float) -> int:
-        """What ``channel`` reads at time ``now``."""
-        if channel in self._stuck:
-            return self._stuck[channel]
-        location = self._located[channel]
-        shown = self._board.shown(location, now) if location else None
-        if self.kind == "presence":
-            return int(shown is not None)
         board = self._board
-        jitter = board.reading_rng.gauss(0.0, board.noise.analog_jitter) if board.noise.analog_jitter else 0.0
-        piece_class = board.wiring.expected(shown)
-        return self.magnets.reading(self.baselines[channel], self.gains[channel], piece_class, jitter)
+        with board.lock:
+            now = board.clock()
+            seen = board.seen(now)
+            if self.kind == "presence":
+                values = [int(seen.get(location) is not None) for location in self._located]
+            else:
+                values = self._analog([seen.get(location) for location in self._located])
+            for channel, value in self._stuck.items():
+                values[channel] = value
+            return Scan(tuple(values), now)
+
+    def _analog(self, shown: list[str | None]) -> list[int]:
+        """The ADC counts of every channel, given what each one's location shows."""
+        board = self._board
+        spread, gauss = board.noise.analog_jitter, board.reading_rng.gauss
+        fields = [self._field(content) for content in shown]
+        return [
+            self.magnets.reading(baseline, gain, field, gauss(0.0, spread) if spread else 0.0)
+            for baseline, gain, field in zip(self.baselines, self.gains, fields, strict=True)
+        ]
+
+    def _field(self, content: str | None) -> float:
+        """The signed magnet strength under a location holding ``content`` (cached by content)."""
+        if content not in self._fields:
+            self._fields[content] = self.magnets.field_of(self._board.wiring.expected(content))
+        return self._fields[content]
 
     def stick(self, channel: int, value: int) -> None:
         if not 0 <= channel < self.channels:
