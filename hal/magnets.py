@@ -48,7 +48,11 @@ class MagnetModel:
         gains = tuple(1 + rng.uniform(-self.gain_spread, self.gain_spread) for _ in range(channels))
         return baselines, gains
 
-    def reading(self, baseline: float, gain: float, field: float, jitter: float) -> int:
-        """The ADC count for one channel under a magnet of signed strength ``field``, ``jitter`` already drawn."""
+    def reading(self, baseline: float, gain: float, piece_class: str | None, jitter: float) -> int:
+        """The ADC count for one channel under a piece of ``piece_class``, ``jitter`` already drawn."""
+        return self.count(baseline, gain, self.field_of(piece_class), jitter)
+
+    def count(self, baseline: float, gain: float, field: float, jitter: float) -> int:
+        """The ADC count under a magnet of signed strength ``field`` (the mock's hot path)."""
         value = baseline + gain * field * self.swing + jitter
         return min(self.full_scale, max(0, round(value)))

@@ -337,7 +337,7 @@ class MockSensors(SensorArray):
         spread, gauss = board.noise.analog_jitter, board.reading_rng.gauss
         fields = [self._field(content) for content in shown]
         return [
-            self.magnets.reading(baseline, gain, field, gauss(0.0, spread) if spread else 0.0)
+            self.magnets.count(baseline, gain, field, gauss(0.0, spread) if spread else 0.0)
             for baseline, gain, field in zip(self.baselines, self.gains, fields, strict=True)
         ]
 

@@ -240,3 +240,13 @@ def test_the_channel_count_comes_from_the_wiring_when_it_records_one():
     wiring = Wiring(board="overpass", channels={0: "p1"}, sensor_channels=16)
     assert MockBoard(wiring).sensors.channels == 16
     assert MockBoard(wiring, channels=24).sensors.channels == 24
+
+
+def test_the_magnet_model_reads_a_class_as_its_signed_field():
+    from hal.magnets import MagnetModel
+
+    model = MagnetModel()
+    assert model.reading(500.0, 1.0, "north", 0.0) == 800
+    assert model.reading(500.0, 1.0, "south_weak", 2.0) == 352
+    assert model.reading(500.0, 1.0, None, 0.0) == 500
+    assert model.reading(900.0, 1.2, "north", 0.0) == 1023  # clamped to the ADC's range
