@@ -213,7 +213,8 @@ def build(path: Path) -> PawnsBoard:
             half = f"{slot_id}-{side}"
             locations[half] = Location(half, kind, snap_point(xy), _rect(xy, *size))
             halves.append(half)
-        shapes.append(Shape(_rect(centre, *((width, length) if vertical else (length, width))), kind))
+        outline = _rect(centre, *((width, length) if vertical else (length, width)))
+        shapes.append(Shape(outline, "domino" if kind == "half" else "transparent"))
         return Slot(slot_id, (halves[0], halves[1]), tiles)
 
     grid = [[f"t{r}.{c}" for c in range(1, columns + 1)] for r in range(1, rows + 1)]
