@@ -8,6 +8,7 @@ from engine.boards import load_board
 from hal.base import ButtonEvent
 from hal.clock import ManualClock
 from hal.frames import FrameError
+from hal.magnets import MagnetModel
 from hal.mock import MockBoard, MockBoardError, Noise
 from wiring.model import Wiring, straight_wiring
 
@@ -243,8 +244,6 @@ def test_the_channel_count_comes_from_the_wiring_when_it_records_one():
 
 
 def test_the_magnet_model_reads_a_class_as_its_signed_field():
-    from hal.magnets import MagnetModel
-
     model = MagnetModel()
     assert model.reading(500.0, 1.0, "north", 0.0) == 800
     assert model.reading(500.0, 1.0, "south_weak", 2.0) == 352
