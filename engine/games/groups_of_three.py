@@ -153,6 +153,14 @@ def load_layout() -> Layout:
     )
 
 
+def members(mask: int) -> Iterator[int]:
+    """The compartment indices in a bitmask, in increasing order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 # -- moves ---------------------------------------------------------------------
 
 
@@ -220,6 +228,8 @@ class CompartmentState(State):
         super().__init__(game)
         self.layout = load_layout()
         self.colours = colours
+        #: Piece code by colour index, with None last so that an empty cell (-1) reads None.
+        self._codes: tuple[Content, ...] = (*colours, None)
         self.cells: list[int] = [-1] * len(self.layout.faces)  # colour index, -1 when empty
         self.occupied = 0
         self.on_board = [0] * len(colours)
@@ -268,8 +278,9 @@ class CompartmentState(State):
         steps_left = self._steps_left()
         if steps_left <= 0:
             return
+        cells = self.cells
         sources = (self.transit,) if self.transit >= 0 else (
-            i for i, c in enumerate(self.cells) if c == colour)
+            i for i in members(self.occupied) if cells[i] == colour)
         for source in sources:
             for target in self._exits(source, colour, steps_left):
                 yield Step(faces[source], faces[target])
@@ -307,8 +318,7 @@ class CompartmentState(State):
         return Footprint()
 
     def contents(self) -> dict[str, Content]:
-        colours = self.colours
-        return {face: colours[c] if c >= 0 else None for face, c in zip(self.layout.faces, self.cells)}
+        return dict(zip(self.layout.faces, map(self._codes.__getitem__, self.cells)))
 
     # -- snapshots -----------------------------------------------------------------
 
@@ -326,7 +336,7 @@ class CompartmentState(State):
     def _movement_position(self) -> dict[str, Any]:
         faces, colours = self.layout.faces, self.colours
         return {
-            "pieces": {faces[i]: colours[c] for i, c in enumerate(self.cells) if c >= 0},
+            "pieces": {faces[i]: colours[self.cells[i]] for i in members(self.occupied)},
             "reserve": dict(zip(colours, self.reserve)),
             "borne_off": dict(zip(colours, self.borne_off)),
             "pending_adds": [faces[i] for i in self.pending],

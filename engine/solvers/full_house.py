@@ -25,7 +25,7 @@ import time
 from collections.abc import Iterator
 
 from engine.games.full_house import FullHouse, FullHouseState
-from engine.games.groups_of_three import Add, Layout, Step
+from engine.games.groups_of_three import Add, Layout, Step, members
 from engine.solvers import Progress, ProgressCallback, Solution
 
 #: A step (source, target) with the compartments filled by the adds it triggered.
@@ -73,15 +73,7 @@ class _Space:
         layout = self.layout
         occupied, transit = key >> 7, (key & 127) - 1
         reserve = self.total - occupied.bit_count()
-        if transit >= 0:
-            sources: list[int] = [transit]
-        else:
-            sources, rest = [], occupied
-            while rest:
-                low = rest & -rest
-                sources.append(low.bit_length() - 1)
-                rest ^= low
-        for source in sources:
+        for source in (transit,) if transit >= 0 else members(occupied):
             left = occupied & ~(1 << source)
             for target in layout.adjacent[source]:
                 if target == layout.center or occupied >> target & 1:
