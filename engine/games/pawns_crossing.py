@@ -256,14 +256,18 @@ class PawnsState(State):
 
     def _held(self) -> dict[str, str]:
         """Occupied locations: token colours ("blue+red" when a tile holds several), pawn colours; never values."""
-        held: dict[str, list[str]] = {}
+        held: dict[str, str] = {}
         for token, at in self.where.items():
             if at:
-                held.setdefault(at, []).append(self.colour_of[token])
+                colour = self.colour_of[token]
+                held[at] = f"{held[at]}+{colour}" if at in held else colour
+        for at, code in held.items():
+            if "+" in code:
+                held[at] = "+".join(sorted(code.split("+")))
         for colour, hole in self.pawns.items():
             if hole:
-                held[hole] = [colour]
-        return {location: "+".join(sorted(colours)) for location, colours in held.items()}
+                held[hole] = colour
+        return held
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
