@@ -26,8 +26,22 @@ from typing import Any, ClassVar
 
 from engine.board import CENTER, LineBoard
 from engine.boards import load_board
-from engine.core import (CHANCE, TERMINAL, Change, Content, EngineError, Footprint, Game, Move, Option,
-                         OptionError, Outcome, PositionError, State)
+from engine.core import (
+    CHANCE,
+    TERMINAL,
+    Change,
+    Content,
+    EngineError,
+    Footprint,
+    Game,
+    IllegalMoveError,
+    Move,
+    Option,
+    OptionError,
+    Outcome,
+    PositionError,
+    State,
+)
 from engine.games.bridges import bridge_reach
 from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
 
@@ -202,6 +216,7 @@ class Tables:
 
 @cache
 def rule_tables(board_name: str) -> Tables:
+    """The rule tables of a board, derived once per process."""
     board = load_board(board_name)
     through = {p: {(line.direction, line.index) for line in board.lines_through[p]} for p in board.points}
     partners = {
@@ -220,12 +235,12 @@ class OverPass(Game):
     name = "overpass"
     title = "Over-Pass"
     board_name = "overpass"
-    options_spec = {
+    options_spec: ClassVar[dict[str, Option]] = {
         "players": Option(4, (2, 3, 4), "number of players; two players command two colours each"),
         "goal": Option("one", ("one", "both"),
                        "two-player game: exit all pieces of one of your colours, or of both, to win"),
     }
-    pieces = dict(DISPLAY)
+    pieces: ClassVar[dict[str, str]] = dict(DISPLAY)
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -331,7 +346,7 @@ class OverPassState(State):
         if budget >= 1:
             player, owner, exits = self.current_player, self.game.owner, tables.exits
             may_exit = self.exits_allowed()
-            occupied = cells.__getitem__
+            occupied = cells.__getitem__  # a piece code is truthy, an empty point None
             tradeable = []
             for point in tables.points:
                 colour = cells[point]
@@ -363,6 +378,18 @@ class OverPassState(State):
         elif not center_can_empty:
             moves.append(ReturnCenter())
         return moves
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text``; a Slide that an Over-Pass also makes names the Over-Pass."""
+        try:
+            return super().parse_move(text)
+        except IllegalMoveError:
+            kind, _, rest = text.strip().partition(" ")
+            cheaper = f"O {rest}"
+            if kind == "S" and any(str(m) == cheaper for m in self.legal_moves):
+                raise IllegalMoveError(f"{text.strip()!r}: an Over-Pass makes the same move for 1 point: "
+                                       f"{cheaper}") from None
+            raise
 
     def footprint(self, move: Move) -> Footprint:
         cells = self.cells

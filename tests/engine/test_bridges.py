@@ -78,7 +78,7 @@ def test_every_piece_from_which_the_last_hop_lands_is_reported():
 
 def test_may_step_limits_the_path():
     # p97 is an exit point; along the perimeter p97 - p89 - p104, inward p89 - p73 / p88
-    along_perimeter = lambda a, b: (a, b) in BOARD.perimeter  # noqa: E731
+    along_perimeter = lambda a, b: (a, b) in BOARD.perimeter
     assert set(reach("p97", {"p89"})) == {"p73", "p88", "p104"}
     assert reach("p97", {"p89"}, may_step=along_perimeter) == {"p104": {"p89"}}
 

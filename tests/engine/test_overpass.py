@@ -12,7 +12,16 @@ import pytest
 
 from engine import CHANCE, TERMINAL, Footprint
 from engine.core import IllegalMoveError, OptionError
-from engine.games.overpass import (EndTurn, Enter, Exit, OverPass, OverPassMove, ReturnCenter, Slide, Trade)
+from engine.games.overpass import (
+    EndTurn,
+    Enter,
+    Exit,
+    OverPass,
+    OverPassMove,
+    ReturnCenter,
+    Slide,
+    Trade,
+)
 
 PIECES = 10
 
@@ -377,8 +386,10 @@ def test_a_slide_that_an_over_pass_also_makes_is_left_to_the_cheaper_over_pass()
     state = setup({"p1": "black", "p5": "white"}, roll=(1, 2))
     assert "O p1-p9" in texts(state)
     assert "S p1-p9" not in texts(state)
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match="an Over-Pass makes the same move for 1 point: O p1-p9"):
         state.parse_move("S p1-p9")
+    with pytest.raises(IllegalMoveError, match="not a legal move"):
+        state.parse_move("S p1-p5")
     assert "S p1-p8" in texts(state)
 
 

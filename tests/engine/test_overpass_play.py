@@ -13,7 +13,14 @@ import pytest
 
 from engine import Footprint, state_from_json
 from engine.board import CENTER
-from engine.games.overpass import ENTER, ROLL, EndTurn, OverPass, OverPassMove, ReturnCenter
+from engine.games.overpass import (
+    ENTER,
+    ROLL,
+    EndTurn,
+    OverPass,
+    OverPassMove,
+    ReturnCenter,
+)
 
 RECORDS = sorted((Path(__file__).parent.parent / "data" / "overpass").glob("*.json"))
 SHORT_GAMES = 1000
