@@ -57,15 +57,12 @@ class Layout:
     adjacent: tuple[tuple[int, ...], ...]
     center: int
     transit: frozenset[int]
+    #: Where no piece may rest or be added: the Center Square and the transit spaces.
+    no_rest: frozenset[int]
     groups: tuple[tuple[int, int, int], ...]
     groups_at: tuple[tuple[tuple[int, int], ...], ...]
     starts: dict[str, tuple[int, ...]]
     full_house_start: tuple[int, ...]
-
-    @property
-    def no_rest(self) -> frozenset[int]:
-        """Compartments no piece may be added to: the Center Square and the transit spaces."""
-        return self.transit | {self.center}
 
     def add_targets(self, occupied: int, entered: int) -> tuple[int, ...]:
         """The compartments a reserve piece may fill after a piece stepped into ``entered``.
@@ -82,7 +79,7 @@ class Layout:
             a_in, b_in = occupied >> a & 1, occupied >> b & 1
             if a_in != b_in:
                 empty = b if a_in else a
-                if empty != self.center and empty not in self.transit and empty not in targets:
+                if empty not in self.no_rest and empty not in targets:
                     targets.append(empty)
         return tuple(targets)
 
@@ -92,7 +89,7 @@ class Layout:
         return max(len(pairs) for i, pairs in enumerate(self.groups_at) if i != self.center)
 
 
-def _place(board: LineBoard, where: str, raw: object) -> int | str:
+def _place(board: LineBoard, where: str, raw: object) -> str:
     """The compartment id at a data-file point, or a LayoutFileError naming it."""
     if (not isinstance(raw, list) or len(raw) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in raw)):
@@ -105,6 +102,7 @@ def _place(board: LineBoard, where: str, raw: object) -> int | str:
 
 
 def _places(board: LineBoard, where: str, raw: object) -> list[str]:
+    """The compartment ids of a data-file list of points, each named once."""
     if not isinstance(raw, list) or not raw:
         raise LayoutFileError(f"{DATA_FILE}: {where} must be a non-empty list of points [x, y]")
     found = [_place(board, f"{where}[{k}]", point) for k, point in enumerate(raw)]
@@ -147,6 +145,7 @@ def load_layout() -> Layout:
         faces=faces, index=index,
         adjacent=tuple(tuple(index[n] for n in board.face_adjacency[f]) for f in faces),
         center=index[CENTER], transit=frozenset(index[f] for f in transit),
+        no_rest=frozenset(index[f] for f in [*transit, CENTER]),
         groups=groups, groups_at=groups_at,
         starts={c: tuple(index[f] for f in places) for c, places in starts.items()},
         full_house_start=tuple(index[f] for f in fh_start),

@@ -93,7 +93,8 @@ def test_a_lone_piece_can_never_bring_another_in():
 def test_a_search_that_exhausts_every_position_says_no_solution_exists():
     # A toy network a - b - c forming one group: two pieces can fill it, never hold four.
     toy = Layout(faces=("center", "a", "b", "c"), index={"center": 0, "a": 1, "b": 2, "c": 3},
-                 adjacent=((), (2,), (1, 3), (2,)), center=0, transit=frozenset(), groups=((1, 2, 3),),
+                 adjacent=((), (2,), (1, 3), (2,)), center=0, transit=frozenset(), no_rest=frozenset({0}),
+                 groups=((1, 2, 3),),
                  groups_at=((), ((2, 3),), ((3, 1),), ((1, 2),)), starts={}, full_house_start=(1, 2))
     state = FullHouse(pieces=4).new_initial_state()
     state.layout, state.occupied = toy, 0b0110
