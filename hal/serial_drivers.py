@@ -35,17 +35,19 @@ def open_link(options: Mapping[str, Any], driver: str) -> SerialLink:
     Options: ``port`` (required, e.g. "/dev/serial/by-id/usb-..." or "/dev/ttyAMA0"),
     ``baudrate`` (default 115200; ignored by USB serial), ``connect_timeout`` (seconds to
     wait for the first snapshot, default 3), ``retry_interval`` (seconds between attempts
-    to reopen an unplugged port, default 0.5).
+    to reopen an unplugged port, default 0.5), ``silence_timeout`` (seconds without a
+    frame, heartbeats included, before the link sends SYNC again, default 3).
     """
     read = DriverOptions(driver, options)
     port = read.text("port", example="/dev/ttyACM0")
     baudrate = read.integer("baudrate", 115200, low=1200, high=4_000_000, example="115200")
     timeout = read.number("connect_timeout", 3.0, low=0.0, high=60.0, example="3")
     retry = read.number("retry_interval", 0.5, low=0.01, high=60.0, example="0.5")
+    silence = read.number("silence_timeout", 3.0, low=0.05, high=600.0, example="3")
     read.finish()
     shared = _LINKS.get(port)
     if shared is None:
-        shared = _SharedLink(SerialLink(port, baudrate=baudrate, retry_interval=retry))
+        shared = _SharedLink(SerialLink(port, baudrate=baudrate, retry_interval=retry, silence_timeout=silence))
         _LINKS[port] = shared
     if not shared.link.wait_ready(timeout):
         if not shared.users:

@@ -11,6 +11,7 @@ until it comes back, then the link asks for a snapshot and resends the LED frame
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from contextlib import suppress
 
@@ -41,10 +42,14 @@ class SerialLink:
     syncs: the daemon's status page shows them.
     """
 
-    def __init__(self, port: str, *, baudrate: int = 115200, retry_interval: float = 0.5) -> None:
+    def __init__(
+        self, port: str, *, baudrate: int = 115200, retry_interval: float = 0.5, silence_timeout: float = 3.0
+    ) -> None:
         self.port = port
         self.baudrate = baudrate
         self.retry_interval = retry_interval
+        self.silence_timeout = silence_timeout
+        self._last_heard = time.monotonic()
         self.stats: Counter[str] = Counter()
         self.last_error = ""
         self.hello: Hello | None = None
@@ -128,6 +133,7 @@ class SerialLink:
     def _connect(self, port: serial.Serial) -> None:
         self._reader.reset()
         self._expected = None
+        self._last_heard = time.monotonic()
         with self._write_lock:
             self._serial = port
             self.stats["connects"] += 1
@@ -140,6 +146,16 @@ class SerialLink:
             data = port.read(port.in_waiting or 1)
             for payload in self._reader.feed(data):
                 self._handle(payload)
+            self._check_silence()
+
+    def _check_silence(self) -> None:
+        """A co-processor silent for longer than its heartbeat allows is asked to SYNC again."""
+        if time.monotonic() - self._last_heard > self.silence_timeout:
+            self.stats["silences"] += 1
+            self.last_error = f"the co-processor on {self.port} said nothing for {self.silence_timeout:g} s"
+            self._last_heard = time.monotonic()
+            with self._write_lock:
+                self._send(MessageType.SYNC)
 
     def _handle(self, payload: bytes) -> None:
         try:
@@ -149,6 +165,7 @@ class SerialLink:
             self.last_error = str(exc)
             return
         self.stats["frames"] += 1
+        self._last_heard = time.monotonic()
         self._check_sequence(sequence)
         if isinstance(message, Hello):
             if message.version != PROTOCOL_VERSION:

@@ -140,3 +140,14 @@ def test_a_silent_or_missing_port_is_a_hardware_error_with_the_reason(tmp_path, 
     mcu.answer_sync = False
     with pytest.raises(HardwareError, match=r"\(it sent no HELLO and SNAPSHOT\); check the cable"):
         registry.open_sensors("serial", {"port": str(mcu.port), "connect_timeout": 0.2})
+
+
+def test_a_silent_coprocessor_is_asked_to_sync_again(mcu):
+    sensors = registry.open_sensors("serial", {"port": str(mcu.port), "silence_timeout": 0.1})
+    try:
+        syncs = mcu.received.count(SYNC)
+        wait_for(lambda: mcu.received.count(SYNC) > syncs, "a SYNC after the silence")
+        assert sensors.link.stats["silences"] >= 1
+        assert "said nothing for 0.1 s" in sensors.link.last_error
+    finally:
+        sensors.close()
