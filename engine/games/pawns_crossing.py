@@ -570,8 +570,13 @@ def read_turn(state: PawnsState, raw: object) -> None:
             winner is None and finished):
         raise PositionError(f"position: the game is over exactly when one player has no tokens left "
                             f"(players without tokens: {finished}; winner {winner!r}, phase {phase!r})")
-    if phase == "place" and not any(state.pawns[c] is None for c in seat):
-        raise PositionError(f"position: player {player} has no pawn left to place")
+    placer = next((p for p in state.order if any(state.pawns[c] is None for c in state.seats[p])), None)
+    if phase == "place" and player != placer:
+        raise PositionError(f"position: in the place phase the player to place is {placer!r} (the first in "
+                            f"order {list(state.order)} with a pawn in hand), not {player}")
     state.phase, state.player, state.dice, state.moved = phase, player, dict(dice), moved
     state.pawn_moved, state.arrived, state.winner = pawn_moved, arrived, winner
     state.last_slide = slides[last] if last else None
+    if phase in ("tokens", "pawns") and all(isinstance(m, EndTurn) for m in state.generate_moves()):
+        raise PositionError(f"position: nothing is left to do in this {phase} phase; the turn is over, so "
+                            f"save it as the next player's choose phase")

@@ -150,6 +150,8 @@ def domino_swapped_for_a_big_six(pos):
     (lambda p: p["turn"].update(last_slide="slide row9 east"), "last_slide"),
     (lambda p: p["turn"].update(phase="over", winner=0), "game is over"),
     (lambda p: p.pop("turn"), '"turn" must be an object'),
+    (lambda p: p["turn"].update(player=1 - p["order"][0]), "the player to place"),
+    (lambda p: p["turn"].update(phase="tokens", player=0, dice={}), "nothing is left to do"),
 ])
 def test_a_position_that_breaks_the_rules_is_refused_with_the_reason(change, message):
     with pytest.raises(PositionError, match=message):
