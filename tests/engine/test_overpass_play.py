@@ -90,6 +90,14 @@ def check_full(state, move):
     assert state.position() == position
 
 
+def check_footprints_tell_moves_apart(state):
+    """The daemon knows a player's move by its footprint: no two legal moves may share one."""
+    if state.is_chance_node():
+        return
+    footprints = [frozenset(state.footprint(m).changes) for m in state.legal_moves]
+    assert len(set(footprints)) == len(footprints)
+
+
 def checkpoints(game, rng, every=20):
     """Positions along one long random game: the short games start from any of them,
     so late play (empty reserves, exits, the end) is checked as well as the opening."""
@@ -111,6 +119,7 @@ def test_thousands_of_short_random_games_keep_every_rule(players, goal):
     starts = checkpoints(game, rng)
     for _ in range(SHORT_GAMES // 4):
         state = game.state_from_position(rng.choice(starts))
+        check_footprints_tell_moves_apart(state)
         for _ in range(SHORT_CAP):
             move = random_move(state, rng)
             check_cheap(state, move)
