@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from engine.boards.pawns_layout import PawnsBoard
+from engine.boards.pawns_layout import Equipment, PawnsBoard
 from engine.core import PositionError
 
 #: The null token: a wild card for any of its colour's destination tiles.
@@ -28,8 +28,8 @@ SEATS: dict[int, tuple[tuple[str, ...], ...]] = {
     4: (("red",), ("black",), ("green",), ("blue",)),
 }
 
-#: Players -> the token values each colour plays with (no nulls with two players).
-TOKEN_VALUES: dict[int, tuple[int, ...]] = {2: (2, 3, 4), 3: (NULL, 2, 3, 4), 4: (NULL, 2, 3, 4)}
+#: Players -> whether the null tokens play (not in a two-player game).
+WITH_NULLS: dict[int, bool] = {2: False, 3: True, 4: True}
 
 #: Dice rolled per player for the starting order (a two-player seat rolls both its dice).
 START_DICE: dict[int, int] = {2: 2, 3: 1, 4: 1}
@@ -63,6 +63,11 @@ class Layout:
 def token_id(colour: str, index: int) -> str:
     """An opaque token name: the letter says which piece, never its hidden value."""
     return f"{colour}-{'abcdefgh'[index]}"
+
+
+def token_values(kit: Equipment, players: int) -> tuple[int, ...]:
+    """The values under one colour's tokens: each destination rank, and the null with 3-4 players."""
+    return ((NULL,) if WITH_NULLS[players] else ()) + tuple(rank for rank in kit.ranks if rank != ACE)
 
 
 def tile_name(tile: Tile) -> str:
@@ -119,7 +124,7 @@ def deal(board: PawnsBoard, players: int, seed: int, fair_colours: bool = False)
     tokens: dict[str, int] = {}
     for seat in seats:
         for colour in seat:
-            values = list(TOKEN_VALUES[players])
+            values = list(token_values(kit, players))
             rng.shuffle(values)
             tokens.update({token_id(colour, i): value for i, value in enumerate(values)})
     aces = {tile[0]: place for place, tile in placed.items() if tile[1] == ACE}
@@ -201,8 +206,9 @@ def read_layout(board: PawnsBoard, players: int, data: dict[str, Any]) -> Layout
     active = set(board.pusher_places[pusher_at].halves) if pusher_at else set()
     spaces = set(board.tile_places) | set(board.half_slot) - board.pusher_halves | active
     raw_tokens = _get(data, "tokens", dict, 'an object: token -> {"value": v, "at": space or null}')
+    expected_values = token_values(kit, players)
     for colour in colours:
-        ids = [token_id(colour, i) for i in range(len(TOKEN_VALUES[players]))]
+        ids = [token_id(colour, i) for i in range(len(expected_values))]
         found = []
         for token in ids:
             entry = raw_tokens.get(token)
@@ -212,9 +218,9 @@ def read_layout(board: PawnsBoard, players: int, data: dict[str, Any]) -> Layout
             values[token], where[token] = entry.get("value"), entry["at"]
             found.append(entry.get("value"))
         if (not all(isinstance(v, int) and not isinstance(v, bool) for v in found)
-                or sorted(found) != sorted(TOKEN_VALUES[players])):
+                or sorted(found) != sorted(expected_values)):
             raise PositionError(f"position: the {colour} tokens must hold the values "
-                                f"{list(TOKEN_VALUES[players])} once each (0 is the null), not {found}")
+                                f"{list(expected_values)} once each (0 is the null), not {found}")
     extra = set(raw_tokens) - set(values)
     if extra:
         raise PositionError(f"position: unknown token(s) {', '.join(sorted(extra))} for these seats")
