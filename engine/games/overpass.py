@@ -182,7 +182,8 @@ def load_layout(board: LineBoard, path: Path = LAYOUT_FILE) -> Layout:
     edge = set(board.on_cover_edge)
     seen: set[str] = set()
     for colour, points in start.items():
-        if (not isinstance(points, list) or len(points) != 2 or not set(points) <= edge
+        if (not isinstance(points, list) or len(points) != 2 or not all(isinstance(p, str) for p in points)
+                or not set(points) <= edge
                 or board.xy(points[0]) != tuple(-v for v in board.xy(points[1]))):
             raise LayoutFileError(f'{path}: "start"."{colour}" = {points!r}: give two diagonally opposite '
                                   f'intersections around the Center Square, from {", ".join(sorted(edge))}')
@@ -458,10 +459,12 @@ class OverPassState(State):
     def outcome(self) -> Outcome | None:
         if self.phase != OVER:
             return None
-        winner = self.game.owner[self.colour]
-        others = -1.0 / (self.game.num_players - 1)
-        return Outcome((winner,), f"{self.game.player_name(winner)} exited all their pieces",
-                       tuple(1.0 if p == winner else others for p in range(self.game.num_players)))
+        game = self.game
+        winner = game.owner[self.colour]
+        home = [c for c in game.seats[winner] if self.home[c] == game.layout.pieces_per_colour]
+        others = -1.0 / (game.num_players - 1)
+        return Outcome((winner,), f"{game.player_name(winner)} exited every {' and '.join(home)} piece",
+                       tuple(1.0 if p == winner else others for p in range(game.num_players)))
 
     def contents(self) -> dict[str, Content]:
         return dict(self.cells)

@@ -447,6 +447,7 @@ def test_two_player_goal_one_colour():
     state = setup({"p97": "black", "p98": "red"}, players=2, roll=(2, 4), home={"black": 9})
     state.apply("X p97")
     assert state.outcome().winners == (0,)
+    assert state.outcome().reason == "black and red exited every black piece"
 
 
 def test_two_player_goal_both_colours():

@@ -120,6 +120,7 @@ def test_a_layout_file_that_is_not_json_names_the_line(tmp_path):
     ({**GOOD["start"], "black": ["p1", "p2"]}, "diagonally opposite"),
     ({**GOOD["start"], "black": ["p9", "p11"]}, "diagonally opposite"),
     ({**GOOD["start"], "white": ["p1", "p3"]}, "reuses p1, p3"),
+    ({**GOOD["start"], "red": [["p5"], "p7"]}, "diagonally opposite"),
 ])
 def test_a_bad_layout_is_refused_with_the_fix(tmp_path, start, message):
     with pytest.raises(LayoutFileError, match=message):
@@ -129,3 +130,8 @@ def test_a_bad_layout_is_refused_with_the_fix(tmp_path, start, message):
 def test_a_layout_needs_a_count_of_pieces(tmp_path):
     with pytest.raises(LayoutFileError, match="pieces_per_colour"):
         load_layout(BOARD, write(tmp_path, {**GOOD, "pieces_per_colour": "ten"}))
+
+
+def test_a_missing_layout_file_is_named(tmp_path):
+    with pytest.raises(LayoutFileError, match="nowhere.json: cannot read"):
+        load_layout(BOARD, tmp_path / "nowhere.json")
