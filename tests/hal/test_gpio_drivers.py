@@ -65,6 +65,21 @@ def test_buttons_queue_presses_made_between_collections(mock_factory):
     buttons.close()
 
 
+def test_a_bouncing_contact_is_one_press(mock_factory):
+    clock = ManualClock(1.0)
+    buttons = GpioButtons({"undo": 6}, debounce=0.05, clock=clock)
+    pin = mock_factory.pin(6)
+    for _ in range(3):  # the contact chatters for a few milliseconds
+        pin.drive_low()
+        clock.advance(0.002)
+        pin.drive_high()
+    clock.advance(0.2)
+    pin.drive_low()  # a second, real press
+    events = buttons.events()
+    assert [event.button for event in events] == ["undo", "undo"]
+    assert [event.timestamp for event in events] == pytest.approx([1.0, 1.206])
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
