@@ -121,6 +121,10 @@ def load_layout() -> Layout:
     transit = _places(board, "transit", data.get("transit"))
     if CENTER in transit:
         raise LayoutFileError(f"{DATA_FILE}: transit: the Center Square cannot be a transit space")
+    for face in transit:
+        if any(face in group for group in board.t_groups):
+            raise LayoutFileError(f"{DATA_FILE}: transit: {face} is part of a group-of-three; a transit space "
+                                  f"must not be, or a piece crossing it could be shut in by an add")
     starts_raw = data.get("start")
     if not isinstance(starts_raw, dict) or sorted(starts_raw) != sorted(OVERPASS_COLOURS):
         raise LayoutFileError(f"{DATA_FILE}: start must map each of {', '.join(OVERPASS_COLOURS)} "

@@ -71,15 +71,22 @@ def test_a_layout_point_outside_every_compartment_is_reported_with_the_file(tmp_
         load_layout.cache_clear()
 
 
-def test_a_start_in_a_transit_space_is_refused(tmp_path, monkeypatch):
+@pytest.mark.parametrize("where, point, message", [
+    ("start", [1.5, 1.5], "start.black: f9 is the Center Square or a transit space"),
+    ("transit", [4.3, 0.8], "transit: f33 is part of a group-of-three"),
+])
+def test_a_layout_place_where_no_piece_may_be_is_refused(tmp_path, monkeypatch, where, point, message):
     data = groups_of_three.read_data(groups_of_three.DATA_FILE)
-    data["start"]["black"][0] = [1.5, 1.5]
+    if where == "start":
+        data["start"]["black"][0] = point
+    else:
+        data["transit"][0] = point
     bad = tmp_path / "layout.json"
     bad.write_text(json.dumps(data))
     monkeypatch.setattr(groups_of_three, "DATA_FILE", bad)
     load_layout.cache_clear()
     try:
-        with pytest.raises(LayoutFileError, match="start.black: f9 is the Center Square or a transit space"):
+        with pytest.raises(LayoutFileError, match=message):
             load_layout()
     finally:
         load_layout.cache_clear()
