@@ -167,72 +167,89 @@ def _pips(raw: object, where: str, top: int) -> Domino:
 
 def read_layout(board: PawnsBoard, players: int, data: dict[str, Any]) -> Layout:
     """Check a saved layout against the kit and the rules; PositionError names what is wrong."""
-    kit = board.equipment
-    seats = tuple(tuple(seat) for seat in _get(data, "seats", list, f"a list of {players} lists of colours"))
+    seats, order = _read_seats(players, data)
+    tiles = _read_tiles(board, data)
+    dominoes, pusher, pusher_at = _read_dominoes(board, data)
     colours = [c for seat in seats for c in seat]
-    expected = sorted(c for seat in SEATS[players] for c in seat)
-    if len(seats) != players or sorted(colours) != expected:
-        raise PositionError(f"position: seats {json.dumps(data['seats'])} must give the {players} players "
-                            f"the colours {', '.join(expected)}, each once")
-    order = tuple(_get(data, "order", list, "the players in pawn-placing order"))
-    if sorted(order) != list(range(players)):
-        raise PositionError(f"position: order {list(order)} must list the players 0-{players - 1} once each")
+    values, where = _read_tokens(board, players, colours, pusher_at, data)
+    pawns = _get(data, "pawns", dict, "an object: pawn colour -> hole or null")
+    if set(pawns) != set(colours) or not all(h is None or h in board.holes for h in pawns.values()):
+        raise PositionError(f"position: pawns must give each of {', '.join(colours)} a hole "
+                            f"({', '.join(board.holes)}) or null, not {json.dumps(pawns)}")
+    held = [h for h in pawns.values() if h]
+    if len(held) != len(set(held)):
+        raise PositionError(f"position: two pawns share a hole ({sorted(held)})")
+    return Layout(tiles, dominoes, pusher, pusher_at, seats, order, values, where, dict(pawns))
 
-    names = {tile_name(tile): tile for tile in kit.tiles}
-    raw_tiles = _get(data, "tiles", dict, "an object: tile place -> tile name")
-    if set(raw_tiles) != set(board.tile_places) or sorted(map(str, raw_tiles.values())) != sorted(names):
+
+def _read_seats(players: int, data: dict[str, Any]) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
+    raw = _get(data, "seats", list, f"a list of {players} lists of colours")
+    expected = sorted(c for seat in SEATS[players] for c in seat)
+    size = len(SEATS[players][0])
+    if (len(raw) != players or not all(isinstance(seat, list) and len(seat) == size for seat in raw)
+            or sorted(str(c) for seat in raw for c in seat) != expected):
+        raise PositionError(f"position: seats {json.dumps(raw)} must give each of the {players} players "
+                            f"{size} of the colours {', '.join(expected)}, each colour once")
+    order = _get(data, "order", list, "the players in pawn-placing order")
+    if sorted(map(str, order)) != [str(p) for p in range(players)] or not all(isinstance(p, int) for p in order):
+        raise PositionError(f"position: order {order} must list the players 0-{players - 1} once each")
+    return tuple(tuple(seat) for seat in raw), tuple(order)
+
+
+def _read_tiles(board: PawnsBoard, data: dict[str, Any]) -> dict[str, Tile]:
+    names = {tile_name(tile): tile for tile in board.equipment.tiles}
+    raw = _get(data, "tiles", dict, "an object: tile place -> tile name")
+    if set(raw) != set(board.tile_places) or sorted(map(str, raw.values())) != sorted(names):
         raise PositionError(f"position: tiles must name every tile place {board.tile_places[0]}.."
                             f"{board.tile_places[-1]} once, with each of the tiles {', '.join(names)} once")
-    tiles = {place: names[raw_tiles[place]] for place in board.tile_places}
+    return {place: names[raw[place]] for place in board.tile_places}
 
+
+def _read_dominoes(board: PawnsBoard, data: dict[str, Any]) -> tuple[dict[str, Domino], Domino, str | None]:
+    kit = board.equipment
     top = max(max(d) for d in kit.dominoes)
-    raw_dominoes = _get(data, "dominoes", dict, "an object: domino slot -> [a, b]")
-    if set(raw_dominoes) != set(board.slots):
-        missing = sorted(set(board.slots) ^ set(raw_dominoes))
-        raise PositionError(f"position: dominoes must fill exactly the slots of the board; check {missing[:4]}")
-    dominoes = {slot: _pips(raw_dominoes[slot], f"domino {slot}", top) for slot in board.slots}
+    raw = _get(data, "dominoes", dict, "an object: domino slot -> [a, b]")
+    if set(raw) != set(board.slots):
+        odd = sorted(set(board.slots) ^ set(raw))
+        raise PositionError(f"position: dominoes must fill exactly the slots of the board; check {odd[:4]}")
+    dominoes = {slot: _pips(raw[slot], f"domino {slot}", top) for slot in board.slots}
     pusher_data = _get(data, "pusher", dict, 'an object {"domino": [a, b], "at": place or null}')
     pusher = _pips(pusher_data.get("domino"), "the pusher", top)
     pusher_at = pusher_data.get("at")
     if pusher_at is not None and pusher_at not in board.pusher_places:
-        raise PositionError(f"position: the pusher lies at {pusher_at!r}, which is not a pusher place "
+        raise PositionError(f"position: the pusher lies at {json.dumps(pusher_at)}, which is not a pusher place "
                             f"({', '.join(board.pusher_places)}) nor null (beside the board)")
     used = sorted(tuple(sorted(d)) for d in [*dominoes.values(), pusher])
     if used != sorted(kit.dominoes):
         raise PositionError("position: the dominoes and the pusher must be the game's domino set, each once")
+    return dominoes, pusher, pusher_at
 
+
+def _read_tokens(board: PawnsBoard, players: int, colours: list[str], pusher_at: str | None,
+                 data: dict[str, Any]) -> tuple[dict[str, int], dict[str, str | None]]:
+    """Token values and spaces: tiles, half-dominoes and the halves of the Pusher where it lies."""
+    active = set(board.pusher_places[pusher_at].halves) if pusher_at else set()
+    spaces = set(board.tile_places) | (set(board.half_slot) - board.pusher_halves) | active
+    raw = _get(data, "tokens", dict, 'an object: token -> {"value": v, "at": space or null}')
+    expected = token_values(board.equipment, players)
     values: dict[str, int] = {}
     where: dict[str, str | None] = {}
-    active = set(board.pusher_places[pusher_at].halves) if pusher_at else set()
-    spaces = set(board.tile_places) | set(board.half_slot) - board.pusher_halves | active
-    raw_tokens = _get(data, "tokens", dict, 'an object: token -> {"value": v, "at": space or null}')
-    expected_values = token_values(kit, players)
     for colour in colours:
-        ids = [token_id(colour, i) for i in range(len(expected_values))]
-        found = []
-        for token in ids:
-            entry = raw_tokens.get(token)
-            if not isinstance(entry, dict) or entry.get("at") not in spaces | {None}:
+        for token in (token_id(colour, i) for i in range(len(expected))):
+            entry = raw.get(token)
+            at = entry.get("at", "missing") if isinstance(entry, dict) else "missing"
+            if at is not None and (not isinstance(at, str) or at not in spaces):
                 raise PositionError(f"position: token {token} needs {{\"value\": v, \"at\": space or null}} with "
                                     f"a tile place or an active half-domino, not {json.dumps(entry)}")
-            values[token], where[token] = entry.get("value"), entry["at"]
-            found.append(entry.get("value"))
-        if (not all(isinstance(v, int) and not isinstance(v, bool) for v in found)
-                or sorted(found) != sorted(expected_values)):
+            values[token], where[token] = entry.get("value"), at
+        found = [value for token, value in values.items() if colour_of(token) == colour]
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in found) or sorted(found) != sorted(expected):
             raise PositionError(f"position: the {colour} tokens must hold the values "
-                                f"{list(expected_values)} once each (0 is the null), not {found}")
-    extra = set(raw_tokens) - set(values)
+                                f"{list(expected)} once each (0 is the null), not {found}")
+    extra = set(raw) - set(values)
     if extra:
         raise PositionError(f"position: unknown token(s) {', '.join(sorted(extra))} for these seats")
-    on_halves = [at for at in where.values() if at and at not in tiles]
+    on_halves = [at for at in where.values() if at and at not in board.tile_places]
     if len(on_halves) != len(set(on_halves)):
         raise PositionError(f"position: two tokens share a half-domino ({sorted(on_halves)}); one at most")
-
-    raw_pawns = _get(data, "pawns", dict, "an object: pawn colour -> hole or null")
-    if set(raw_pawns) != set(colours) or not all(h is None or h in board.holes for h in raw_pawns.values()):
-        raise PositionError(f"position: pawns must give each of {', '.join(colours)} a hole "
-                            f"({', '.join(board.holes)}) or null, not {json.dumps(raw_pawns)}")
-    held = [h for h in raw_pawns.values() if h]
-    if len(held) != len(set(held)):
-        raise PositionError(f"position: two pawns share a hole ({sorted(held)})")
-    return Layout(tiles, dominoes, pusher, pusher_at, seats, order, values, where, dict(raw_pawns))
+    return values, where
