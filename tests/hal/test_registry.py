@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 
@@ -23,10 +24,21 @@ def test_an_unknown_driver_lists_the_known_ones():
         registry.open_buttons("serial", {})
 
 
+@pytest.mark.parametrize(
+    "target", [*registry.SENSOR_DRIVERS.values(), *registry.LED_DRIVERS.values(), *registry.BUTTON_DRIVERS.values()]
+)
+def test_every_registered_driver_names_an_opener_that_exists(target):
+    module, path = target.split(":")
+    opener = importlib.import_module(module)
+    for name in path.split("."):
+        opener = getattr(opener, name)
+    assert callable(opener) and opener.__doc__, f"{target} needs a docstring listing its options"
+
+
 def test_drivers_open_by_name_with_their_options(mock_factory):
     sensors = registry.open_sensors("gpio", {"pins": [17, 27]})
     assert isinstance(sensors, GpioSensors) and sensors.channels == 2
-    with pytest.raises(DriverOptionError, match="its options: pins, pull_up") as raised:
+    with pytest.raises(DriverOptionError, match="its options: debounce_ms, pins, pull_up") as raised:
         registry.open_buttons("gpio", {"pins": {"undo": 5}, "bounce": 0.1})
     assert raised.value.key == "bounce"
 
@@ -62,7 +74,7 @@ def test_the_hal_imports_no_pi_only_library_until_a_driver_needs_it():
     code = (
         "import sys, hal.registry, hal.mock, hal.mock_driver, hal.dice\n"
         "hal.registry.open_sensors('mock', {'board': 'overpass'})\n"
-        "pi_only = {'RPi', 'lgpio', 'spidev', 'rpi_ws281x', 'board', 'neopixel', 'neopixel_spi', 'busio', 'serial'}\n"
+        "pi_only = {'RPi', 'lgpio', 'spidev', 'rpi_ws281x', 'board', 'neopixel', 'neopixel_spi', 'busio'}\n"
         "print(sorted(pi_only & set(sys.modules)))\n"
     )
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
