@@ -196,6 +196,12 @@ def test_a_pawn_of_another_colour_blocks_the_hole_and_one_of_the_same_colour_doe
     assert {"d2.1e-n", "d1.2s-w"} <= red_a_targets(state_of(pos))
 
 
+def test_a_players_own_pawn_of_the_other_colour_blocks_too():
+    pos = corridor()
+    pos["pawns"]["black"] = "h1.1"
+    assert red_a_targets(state_of(pos)) == {"d1.1e-n", "d1.1e-s", "d1.1s-w", "d1.1s-e"}
+
+
 def test_a_token_on_a_half_counts_zero_and_is_passed_but_not_stopped_on():
     pos = corridor(dice={"red": 2})
     assert "d2.1e-n" not in red_a_targets(state_of(pos))  # the 2 stops a roll of 2
