@@ -32,6 +32,9 @@ _LINKS: dict[str, _SharedLink] = {}
 def open_link(options: Mapping[str, Any], driver: str) -> SerialLink:
     """The ready link for these options, opened (or shared) and waited for.
 
+    The sensors and the LEDs on one port share one link: the options of whichever opens
+    it first apply.
+
     Options: ``port`` (required, e.g. "/dev/serial/by-id/usb-..." or "/dev/ttyAMA0"),
     ``baudrate`` (default 115200; ignored by USB serial), ``connect_timeout`` (seconds to
     wait for the first snapshot, default 3), ``retry_interval`` (seconds between attempts
