@@ -8,10 +8,13 @@ import sys
 
 import pytest
 
+from engine.boards import load_board
 from hal import registry
 from hal.base import DriverOptionError
 from hal.gpio_inputs import GpioSensors
 from hal.mock_driver import shared_mock_board
+from wiring.files import save_wiring
+from wiring.model import Wiring, straight_wiring
 
 
 def test_an_unknown_driver_lists_the_known_ones():
@@ -79,3 +82,17 @@ def test_the_hal_imports_no_pi_only_library_until_a_driver_needs_it():
     )
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert found.strip() == "[]"
+
+
+def test_a_mock_board_can_follow_a_wiring_file(tmp_path):
+    path = tmp_path / "wiring.toml"
+    straight = straight_wiring(load_board("squareoff"))
+    last = len(straight.channels) - 1
+    reversed_channels = {last - channel: location for channel, location in straight.channels.items()}
+    save_wiring(path, Wiring(**{**vars(straight), "channels": reversed_channels}))
+    options = {"board": "squareoff", "wiring": str(path)}
+    sensors = registry.open_sensors("mock", options)
+    shared_mock_board(options).place(straight.channels[0], "white")
+    assert sensors.read().values[last] == 1 and sum(sensors.read().values) == 1
+    with pytest.raises(DriverOptionError, match="wires board 'squareoff', not 'overpass'; give board = 'squareoff'"):
+        registry.open_sensors("mock", {"board": "overpass", "wiring": str(path)})
