@@ -337,6 +337,22 @@ def test_a_slide_carries_every_token_on_the_line_and_the_footprint_lists_them():
         "t1.4", "t1.1", "d1.3e-n", "push-e1-n", "push-n2-w", "d1.1e-n", "t1.2", "t1.3", "d1.1e-s", "d1.2e-s"}
 
 
+def test_the_pusher_is_carried_from_the_far_end_to_push_with_its_token_on_it():
+    pos = base()
+    pos["pusher"]["at"] = "push-s3"  # at the far end of column 3 when it is pushed north
+    pos["tokens"]["red-a"]["at"] = "push-s3-e"
+    pos["tokens"]["blue-a"]["at"] = "d1.3s-w"  # pushed out at the north end: the new pusher
+    pusher = pos["pusher"]["domino"]
+    state = state_of(pos)
+    footprint = state.footprint(state.parse_move("slide col3 north"))
+    state.apply("slide col3 north")
+    assert state.where["red-a"] == "d3.3s-e" and state.where["blue-a"] == "push-n3-w"
+    assert state.layout()["d3.3s"] == "{}|{}".format(*pusher) and state.pusher_at == "push-n3"
+    # The green tokens on their ace (t4.3) ride north to t3.3.
+    assert {c.location for c in footprint.changes} == {
+        "push-s3-e", "d3.3s-e", "d1.3s-w", "push-n3-w", "t4.3", "t3.3"}
+
+
 def test_the_pusher_halves_are_spaces_beside_their_edge_tile():
     pos = corridor(dice={"red": 5})
     pos["pusher"]["at"] = "push-w1"
