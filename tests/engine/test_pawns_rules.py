@@ -339,8 +339,8 @@ def test_a_slide_carries_every_token_on_the_line_and_the_footprint_lists_them():
 
 def test_the_pusher_is_carried_from_the_far_end_to_push_with_its_token_on_it():
     pos = base()
-    pos["pusher"]["at"] = "push-s3"  # at the far end of column 3 when it is pushed north
-    pos["tokens"]["red-a"]["at"] = "push-s3-e"
+    pos["pusher"]["at"] = "push-n3"  # the far end of column 3 when it is pushed north (from the south)
+    pos["tokens"]["red-a"]["at"] = "push-n3-e"
     pos["tokens"]["blue-a"]["at"] = "d1.3s-w"  # pushed out at the north end: the new pusher
     pusher = pos["pusher"]["domino"]
     state = state_of(pos)
@@ -350,7 +350,7 @@ def test_the_pusher_is_carried_from_the_far_end_to_push_with_its_token_on_it():
     assert state.layout()["d3.3s"] == "{}|{}".format(*pusher) and state.pusher_at == "push-n3"
     # The green tokens on their ace (t4.3) ride north to t3.3.
     assert {c.location for c in footprint.changes} == {
-        "push-s3-e", "d3.3s-e", "d1.3s-w", "push-n3-w", "t4.3", "t3.3"}
+        "push-n3-e", "d3.3s-e", "d1.3s-w", "push-n3-w", "t4.3", "t3.3"}
 
 
 def test_the_pusher_halves_are_spaces_beside_their_edge_tile():
