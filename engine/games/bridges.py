@@ -9,7 +9,7 @@ puzzle, which removes it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from engine.board import LineBoard
 
@@ -47,3 +47,45 @@ def bridge_reach(board: LineBoard, start: str, occupied: Callable[[str], bool],
         here = frontier.pop()
         candidates = neighbours[here]
     return {point: frozenset(lasts) for point, lasts in landings.items()}
+
+
+def bridge_destinations(board: LineBoard, starts: Iterable[str], occupied: Callable[[str], bool],
+                        may_cross: Callable[[str], bool]) -> dict[str, tuple[str, ...]]:
+    """The destinations ``bridge_reach`` finds (without the last pieces), for many starts at
+    once: the pieces of one colour, which no bridge of theirs may cross, moving freely.
+
+    A bridge is a connected group of crossable pieces.  Each group and the empty
+    intersections next to it are found once, and a start reaches the landings of the
+    groups beside it: linear in the pieces, where a search per start is quadratic in a
+    big cluster.  ``may_cross`` must refuse every start.
+    """
+    neighbours = board.neighbours
+    group_of: dict[str, int] = {}
+    landings: list[dict[str, None]] = []  # ordered sets: the same input gives the same order
+
+    def flood(first: str) -> int:
+        group, landing = len(landings), {}
+        landings.append(landing)
+        group_of[first] = group
+        frontier = [first]
+        while frontier:
+            for there in neighbours[frontier.pop()]:
+                if there in group_of or there in landing:
+                    continue
+                if not occupied(there):
+                    landing[there] = None
+                elif may_cross(there):
+                    group_of[there] = group
+                    frontier.append(there)
+        return group
+
+    result: dict[str, tuple[str, ...]] = {}
+    for start in starts:
+        reached: dict[str, None] = {}
+        for first in neighbours[start]:
+            if first in group_of:
+                reached.update(landings[group_of[first]])
+            elif occupied(first) and may_cross(first):
+                reached.update(landings[flood(first)])
+        result[start] = tuple(reached)
+    return result

@@ -10,15 +10,15 @@ with the Center Square empty, by the ``end`` button.  The first to bring home al
 their pieces wins.  Rule readings are recorded in ``docs/rules.md``.
 
 The position is a plain dict point -> colour; the rule tables (exit points, trade
-partners, outward steps) are derived once per board, so generating a turn's moves is
-a few dict lookups per piece.
+partners, outward steps, every move value) are made once per board, so generating a
+turn's moves is a few dict lookups per piece.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -42,7 +42,7 @@ from engine.core import (
     PositionError,
     State,
 )
-from engine.games.bridges import bridge_reach
+from engine.games.bridges import bridge_destinations, bridge_reach
 from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
 
 LAYOUT_FILE = Path(__file__).parent / "data" / "overpass.json"
@@ -201,15 +201,24 @@ def shipped_layout(board_name: str) -> Layout:
 
 @dataclass(frozen=True)
 class Tables:
-    """The board facts the rules read on every move, derived once."""
+    """The board facts the rules read on every move, and every move value, made once.
+
+    Generating a turn hands out these shared (immutable) moves instead of building
+    hundreds of new ones.
+    """
 
     board: LineBoard
     points: tuple[str, ...]
     exits: frozenset[str]
-    outward: dict[str, tuple[str, ...]]
-    #: Intersections a piece here may trade with: a line through each, parallel and distinct.
-    trade_partners: dict[str, frozenset[str]]
     perimeter: frozenset[tuple[str, str]]
+    #: start -> end -> the Over-Pass between them.
+    over_passes: dict[str, dict[str, OverPassMove]]
+    #: start -> the Slides one step outward from it.
+    slides: dict[str, tuple[Slide, ...]]
+    #: a -> b -> the Trade of a and b, for each b after a (board order) such that a line
+    #: through a and a different line through b are parallel.
+    trades: dict[str, dict[str, Trade]]
+    exit_moves: dict[str, Exit]
 
     def along_perimeter(self, a: str, b: str) -> bool:
         return (a, b) in self.perimeter
@@ -219,12 +228,18 @@ class Tables:
 def rule_tables(board_name: str) -> Tables:
     """The rule tables of a board, derived once per process."""
     board = load_board(board_name)
-    through = {p: {(line.direction, line.index) for line in board.lines_through[p]} for p in board.points}
-    partners = {
-        a: frozenset(b for b in board.points if b != a and any(
-            da == db and ia != ib for da, ia in through[a] for db, ib in through[b]))
-        for a in board.points}
-    return Tables(board, tuple(board.points), frozenset(board.exits), board.outward, partners, board.perimeter)
+    points = tuple(board.points)
+    through = {p: {(line.direction, line.index) for line in board.lines_through[p]} for p in points}
+
+    def parallel(a: str, b: str) -> bool:
+        return any(da == db and ia != ib for da, ia in through[a] for db, ib in through[b])
+
+    return Tables(
+        board, points, frozenset(board.exits), board.perimeter,
+        over_passes={a: {b: OverPassMove(a, b) for b in points if b != a} for a in points},
+        slides={a: tuple(Slide(a, b) for b in board.outward[a]) for a in points},
+        trades={a: {b: Trade(a, b) for b in points[i + 1:] if parallel(a, b)} for i, a in enumerate(points)},
+        exit_moves={p: Exit(p) for p in board.exits})
 
 
 # -- the game -----------------------------------------------------------------
@@ -345,40 +360,52 @@ class OverPassState(State):
         moves: list[Move] = []
         center_can_empty = False
         if budget >= 1:
-            player, owner, exits = self.current_player, self.game.owner, tables.exits
             may_exit = self.exits_allowed()
-            occupied = cells.__getitem__  # a piece code is truthy, an empty point None
-            tradeable = []
-            for point in tables.points:
-                colour = cells[point]
-                if colour is None:
-                    continue
-                on_exit = point in exits
-                if on_exit:
-                    if owner[colour] != player:
-                        continue
-                    if may_exit and colour == self.colour:
-                        moves.append(Exit(point))
-                else:
-                    tradeable.append(point)
-                reach = bridge_reach(tables.board, point, occupied, lambda q, own=colour: cells[q] != own,
-                                     tables.along_perimeter if on_exit else None)
-                moves.extend(OverPassMove(point, end) for end in reach)
+            reaches = self._over_pass_reaches()
+            for point, reach in reaches.items():
+                if point in tables.exits and may_exit and cells[point] == self.colour:
+                    moves.append(tables.exit_moves[point])
+                over_pass = tables.over_passes[point]
+                moves.extend(over_pass[end] for end in reach)
                 if budget >= 2:  # a Slide the same as an Over-Pass is left to the cheaper Over-Pass
-                    moves.extend(Slide(point, end) for end in tables.outward[point]
-                                 if cells[end] is None and end not in reach)
+                    moves.extend(slide for slide in tables.slides[point]
+                                 if cells[slide.end] is None and slide.end not in reach)
                 if point == CENTER and (reach or budget >= 2 and any(
-                        cells[end] is None for end in tables.outward[point])):
+                        cells[slide.end] is None for slide in tables.slides[point])):
                     center_can_empty = True
-            partners = tables.trade_partners
+            tradeable = [point for point in reaches if point not in tables.exits]
             for i, a in enumerate(tradeable):
-                colour, near = cells[a], partners[a]
-                moves.extend(Trade(a, b) for b in tradeable[i + 1:] if b in near and cells[b] != colour)
+                colour, trade_with = cells[a], tables.trades[a]
+                moves.extend(trade_with[b] for b in tradeable[i + 1:] if b in trade_with and cells[b] != colour)
         if cells[CENTER] is None:
             moves.append(EndTurn())
         elif not center_can_empty:
             moves.append(ReturnCenter())
         return moves
+
+    def _over_pass_reaches(self) -> dict[str, Iterable[str]]:
+        """Each piece the mover may move, in board order, with where it can Over-Pass to.
+
+        The pieces of one colour share their bridges, so they are searched together; a
+        piece on an exit point, held to the perimeter, is searched alone.
+        """
+        tables, cells = self.game.tables, self.cells
+        player, owner, exits = self.current_player, self.game.owner, tables.exits
+        occupied = cells.__getitem__  # a piece code is truthy, an empty point None
+        movable = [p for p in tables.points
+                   if cells[p] is not None and (p not in exits or owner[cells[p]] == player)]
+        by_colour: dict[str, list[str]] = {}
+        for point in movable:
+            if point not in exits:
+                by_colour.setdefault(cells[point], []).append(point)
+        found: dict[str, Iterable[str]] = {}
+        for colour, starts in by_colour.items():
+            found.update(bridge_destinations(tables.board, starts, occupied, lambda q, own=colour: cells[q] != own))
+        for point in movable:
+            if point in exits:
+                found[point] = bridge_reach(tables.board, point, occupied,
+                                            lambda q, own=cells[point]: cells[q] != own, tables.along_perimeter)
+        return {point: found[point] for point in movable}
 
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text``; a Slide that an Over-Pass also makes names the Over-Pass."""

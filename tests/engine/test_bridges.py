@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine.boards import load_board
-from engine.games.bridges import bridge_reach
+from engine.games.bridges import bridge_destinations, bridge_reach
 
 BOARD = load_board("overpass")
 
@@ -93,3 +93,29 @@ def test_agrees_with_every_simple_path(seed):
         expected = brute_force(start, occupied, blocked)
         got = bridge_reach(BOARD, start, occupied.__contains__, lambda p: p not in blocked)
         assert got == expected
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_destinations_of_one_colours_pieces_agree_with_a_search_per_piece(seed):
+    rng = random.Random(seed)
+    points = BOARD.points
+    cells = dict.fromkeys(points)
+    for point in rng.sample(points, rng.randint(5, 70)):
+        cells[point] = rng.choice("abcd")
+    occupied = cells.__getitem__
+    for colour in "abcd":
+        starts = [p for p in points if cells[p] == colour]
+        crossable = lambda q, own=colour: cells[q] != own
+        together = bridge_destinations(BOARD, starts, occupied, crossable)
+        assert list(together) == starts
+        for start in starts:
+            assert set(together[start]) == set(bridge_reach(BOARD, start, occupied, crossable))
+            assert len(set(together[start])) == len(together[start])
+
+
+def test_destinations_come_in_the_same_order_for_the_same_position():
+    cells = {p: None for p in BOARD.points} | {"p1": "w", "p5": "r", "center": "b", "p9": "k", "p2": "k"}
+    crossable = lambda q: cells[q] != "k"
+    first = bridge_destinations(BOARD, ["p9", "p2"], cells.__getitem__, crossable)
+    assert first == bridge_destinations(BOARD, ["p9", "p2"], cells.__getitem__, crossable)
+    assert set(first["p9"]) == {"p8", "p10", "p3", "p4"}  # over p1 and p5, over p1 and center
