@@ -222,6 +222,15 @@ class PawnsState(State):
         """The hidden values a player may see: their own tokens' only."""
         return {t: v for t, v in self.values.items() if self.owner[self.colour_of[t]] == player}
 
+    def position_seen_by(self, player: int) -> dict[str, Any]:
+        """The position as ``player`` may see it: the values of other players' tokens still on the
+        board are null (a token that went home was shown to everyone)."""
+        seen = self.position()
+        for token, entry in seen["tokens"].items():
+            if entry["at"] and self.owner[self.colour_of[token]] != player:
+                entry["value"] = None
+        return seen
+
     def tokens_left(self, player: int) -> int:
         return sum(1 for t, at in self.where.items() if at and self.owner[self.colour_of[t]] == player)
 

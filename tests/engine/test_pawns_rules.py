@@ -440,6 +440,16 @@ def test_the_board_shows_token_colours_never_values():
     assert sorted(v for t, v in mine.items() if t.startswith("red")) == [2, 3, 4]
 
 
+def test_a_player_sees_their_own_values_and_those_shown_on_going_home():
+    state = arrival("red-2")
+    state.apply("declare red-a t1.2")
+    for player, own in ((0, ("red", "black")), (1, ("blue", "green"))):
+        seen = state.position_seen_by(player)["tokens"]
+        hidden = {t for t, entry in seen.items() if entry["value"] is None}
+        assert hidden == {t for t in seen if not t.startswith(own) and t != "red-a"}
+        assert seen["red-a"]["value"] == 2
+
+
 def test_an_illegal_move_is_refused_with_the_reason():
     state = state_of(corridor())
     with pytest.raises(IllegalMoveError, match="not a legal move"):
