@@ -95,7 +95,7 @@ SECTIONS: dict[str, dict[str, Setting]] = {
                            _number(1, 2000)),
         "debounce_ms": Setting(NUMBER, 15.0, "use 0 to 1000 ms; reed switches need about 5, e.g. debounce_ms = 15",
                                _number(0, 1000)),
-        "settle_ms": Setting(NUMBER, 250.0, "use 0 to 10000 ms, e.g. settle_ms = 250", _number(0, 10_000)),
+        "settle_ms": Setting(NUMBER, 400.0, "use 0 to 10000 ms; longer than a bumped piece stays off, e.g. settle_ms = 400", _number(0, 10_000)),
         "out_of_sync_ms": Setting(NUMBER, 3000.0, "use 100 to 600000 ms, e.g. out_of_sync_ms = 3000",
                                   _number(100, 600_000)),
         "blink_ms": Setting(NUMBER, 400.0, "use 50 to 5000 ms, e.g. blink_ms = 400", _number(50, 5000)),
@@ -144,7 +144,7 @@ class LoopConfig:
 
     scan_hz: float = 200.0
     debounce_ms: float = 15.0
-    settle_ms: float = 250.0
+    settle_ms: float = 400.0
     out_of_sync_ms: float = 3000.0
     blink_ms: float = 400.0
 

@@ -11,9 +11,9 @@ operations however many moves there are.  It never guesses:
 - moves the sensors cannot tell apart (or a move that is also a takeback) wait for
   the confirm button, with ``hint`` stepping through them;
 - a move the sensors cannot see at all (a flip under reed switches, a Trade under
-  presence sensing) is offered when the hand has touched exactly its locations and
-  the board is back in sync, again waiting for confirm; a bump put back offers
-  nothing else and changes nothing;
+  presence sensing) is offered when the hand has touched its locations and the
+  board is back in sync, again waiting for confirm; a bump put back changes
+  nothing without that button;
 - the previous position put back is a takeback;
 - a board that matches nothing for ``out_of_sync`` seconds is out of sync and shows
   its fixes; after an undo, a new game or a restart it shows them at once
@@ -245,19 +245,26 @@ class MoveTracker:
         return TrackerView(Status.UNMATCHED, lifted=lifted)
 
     def _in_sync(self) -> TrackerView:
-        """Back in sync: offer the invisible moves whose locations the hand touched, then forget the touch."""
+        """Back in sync: offer the invisible moves within the locations the hand touched, then forget the touch.
+
+        A neighbour bumped on the way may have been touched too, so the moves that
+        explain most of the touch come first (confirm makes the first unless hint steps on).
+        """
         touched = frozenset(self._touched)
         self._touched = set()
         if touched:
-            unseen = tuple(plan for plan in self.expectation.invisible if plan.locations == touched)
+            unseen = tuple(sorted((plan for plan in self.expectation.invisible if plan.locations <= touched),
+                                  key=lambda plan: (-len(plan.locations), str(plan.move))))
             if unseen:
                 return TrackerView(Status.CONFIRM, candidates=unseen,
                                    note="the sensors cannot see this move: press confirm to make it")
         return TrackerView(Status.READY)
 
     def _matched(self, matches: list[Plan]) -> TrackerView:
+        """One move settles; the cheapest of equal footprints settles; anything else (a takeback too) is confirmed."""
+        takebacks = [plan for plan in matches if isinstance(plan.move, Takeback)]
         distinct = {plan.footprint.changes for plan in matches}
-        if len(distinct) == 1:
+        if len(distinct) == 1 and (not takebacks or len(matches) == 1):
             cheapest = min(matches, key=lambda plan: plan.footprint.cost)
             tied = [plan for plan in matches if plan.footprint.cost == cheapest.footprint.cost]
             if len(tied) == 1:
@@ -266,8 +273,8 @@ class MoveTracker:
                     others = ", ".join(str(plan.move) for plan in matches if plan is not cheapest)
                     note = f"took {cheapest.move}, the cheapest of the moves that look the same ({others})"
                 return TrackerView(Status.SETTLING, candidates=(cheapest,), note=note)
-        ordered = tuple(sorted(matches, key=lambda plan: str(plan.move)))
-        return TrackerView(Status.CONFIRM, candidates=ordered, selected=self._selected,
+        moves = sorted((plan for plan in matches if not isinstance(plan.move, Takeback)), key=lambda plan: str(plan.move))
+        return TrackerView(Status.CONFIRM, candidates=(*moves, *takebacks), selected=self._selected,
                            note="several moves look the same to the sensors: hint picks, confirm makes it")
 
     def _possible(self) -> list[Plan]:

@@ -12,25 +12,32 @@ import pytest
 
 from engine import registry
 
-TOY_MODULE = "gameboard_daemon_tests_toy"
+HELPERS = Path(__file__).parent
 
 
-def _load_toy() -> ModuleType:
-    """tests/daemon/toy.py under a fixed module name, so the registry can import it by name."""
-    if TOY_MODULE not in sys.modules:
-        spec = importlib.util.spec_from_file_location(TOY_MODULE, Path(__file__).with_name("toy.py"))
+def helper(name: str) -> ModuleType:
+    """tests/daemon/NAME.py under a fixed module name (tests import no siblings under importlib mode)."""
+    module_name = f"gameboard_daemon_tests_{name}"
+    if module_name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(module_name, HELPERS / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
-        sys.modules[TOY_MODULE] = module
+        sys.modules[module_name] = module
         spec.loader.exec_module(module)
-    return sys.modules[TOY_MODULE]
+    return sys.modules[module_name]
 
 
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
     """The toy game's module, registered as the game "toy"."""
-    module = _load_toy()
-    monkeypatch.setitem(registry.GAMES, "toy", f"{TOY_MODULE}:ToyGame")
+    module = helper("toy")
+    monkeypatch.setitem(registry.GAMES, "toy", f"{module.__name__}:ToyGame")
     return module
+
+
+@pytest.fixture
+def hands() -> ModuleType:
+    """The person at the mock board (tests/daemon/hands.py)."""
+    return helper("hands")
 
 
 @pytest.fixture

@@ -53,7 +53,7 @@ def test_a_full_file_loads_with_paths_beside_it(write_config) -> None:
     assert (config.brightness, config.current_budget_ma, config.ma_per_led) == (0.25, 1500, 60.0)
     assert config.buttons is not None and config.buttons.driver == "gpio"
     assert config.dice_mode == "entered"
-    assert (config.loop.scan_hz, config.loop.debounce_ms, config.loop.settle_ms) == (100.0, 5.0, 250.0)
+    assert (config.loop.scan_hz, config.loop.debounce_ms, config.loop.settle_ms) == (100.0, 5.0, 400.0)
     assert config.new_game().game.options["hand"] == 2
 
 

@@ -18,10 +18,10 @@ class Table:
     """A toy position with its tracker, and a hand that changes what the sensors read."""
 
     def __init__(self, toy, contents: Mapping[str, str], *, pips: int = 2, hand: int = 0, sensing: str = "presence",
-                 takeback: Mapping[str, str] | None = None, restoring: bool = False) -> None:
+                 takeback: Mapping[str, str] | None = None, restoring: bool = False, mover: int = 0) -> None:
         game = toy.ToyGame()
-        self.state = game.state_from_position({"contents": dict(contents), "hand": [hand, hand], "to_move": 0,
-                                               "mover": 0, "pips": pips, "plies": 0})
+        self.state = game.state_from_position({"contents": dict(contents), "hand": [hand, hand], "to_move": mover,
+                                               "mover": mover, "pips": pips, "plies": 0})
         self.wiring = straight_wiring(game.board, sensing, CLASSES if sensing == "analog" else None)
         board = load_board("squareoff")
         self.tracker = MoveTracker({loc: board.locations[loc].xy for loc in board.locations}, SETTLE, OUT_OF_SYNC)
@@ -136,7 +136,7 @@ def test_moves_that_look_the_same_wait_for_confirm_and_hint_steps_through_them(t
 
 
 def test_the_previous_position_put_back_is_a_takeback(toy) -> None:
-    table = Table(toy, {"p5": "black"}, takeback={"p1": "black"})
+    table = Table(toy, {"p5": "black"}, takeback={"p1": "black"}, mover=1)  # black slid p1-p5; white to move
     table.lift("p5")
     assert "p1" in table.tracker.view.destinations
     assert table.put("p1") is Status.SETTLING
