@@ -31,8 +31,8 @@ from engine.solvers import Progress, ProgressCallback, Solution
 #: A step (source, target) with the compartments filled by the adds it triggered.
 Action = tuple[int, int, tuple[int, ...]]
 
-#: Nodes A* may keep before it stops with the bound it has (about 0.3 KB each).
-MAX_NODES = 1_500_000
+#: Nodes A* may keep before it stops with the bound it has (about 0.4 KB each: some 200 MB).
+MAX_NODES = 500_000
 #: The first beam's width: narrow, for a quick first solution that A* can prune with.
 FIRST_WIDTH = 16
 #: The share of the time limit after which A* gives way to wider beams.
@@ -42,6 +42,7 @@ REPORT_EVERY = 0.25
 
 
 def _key(occupied: int, transit: int) -> int:
+    """One integer per node: the low 7 bits hold the transit index + 1 (boards under 127 compartments)."""
     return occupied << 7 | (transit + 1)
 
 
@@ -52,7 +53,9 @@ class _Space:
         self.layout = layout
         self.total = total
         self.per_step = layout.max_adds_per_step
-        self.group_masks = [sum(1 << i for i in group) for group in layout.groups]
+        #: The groups that can give a piece (none that holds the Center Square).
+        self.group_masks = [sum(1 << i for i in group) for group in layout.groups
+                            if not layout.no_rest.intersection(group)]
         self.rng = random.Random(0)
 
     def heuristic(self, occupied: int) -> int:
