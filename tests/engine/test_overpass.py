@@ -134,6 +134,19 @@ def test_no_piece_is_entered_from_an_empty_reserve():
     assert state.contents()["center"] is None
 
 
+def test_two_players_enter_from_the_pile_of_the_turns_colour():
+    board = {"p1": "black", "p2": "white", "p5": "red", "p6": "blue"}
+    state = setup(board, turn="white", players=2, home={"red": 9})
+    assert state.reserve["red"] == 0 and state.reserve["black"] == 9
+    state.apply("end")
+    assert state.turn_piece() == "red" and state.current_player == CHANCE, "red's pile is empty: no entry"
+    state.apply("roll 1+1")
+    state.apply("end")
+    assert state.turn_piece() == "blue" and [str(m) for m in state.legal_moves] == ["enter"]
+    state.apply("enter")
+    assert state.contents()["center"] == "blue" and state.reserve["blue"] == 8
+
+
 def test_the_dice_are_two_six_sided_dice_giving_the_budget():
     state = OverPass().new_initial_state()
     state.apply("enter")
