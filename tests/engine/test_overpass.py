@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from engine import CHANCE, TERMINAL, Footprint
+from engine import CHANCE, TERMINAL, Change, Footprint
 from engine.core import IllegalMoveError, OptionError
 from engine.games.overpass import (
     EndTurn,
@@ -27,9 +27,9 @@ PIECES = 10
 
 
 def setup(board, turn="black", roll=(6, 6), budget=None, players=4, reserves_empty=False, home=None,
-          goal="one", phase="move"):
-    """A state with ``board`` on the intersections; the other pieces in reserve (or, with
-    ``reserves_empty``, at home: then every colour needs a piece on the board)."""
+          goal="one"):
+    """A state after the roll with ``board`` on the intersections; the other pieces in reserve
+    (or, with ``reserves_empty``, at home: then every colour needs a piece on the board)."""
     game = OverPass(players=players, goal=goal)
     on_board = Counter(board.values())
     home = {c: (home or {}).get(c, 0) for c in game.turn_colours}
@@ -37,10 +37,8 @@ def setup(board, turn="black", roll=(6, 6), budget=None, players=4, reserves_emp
     if reserves_empty:
         home = {c: home[c] + rest[c] for c in game.turn_colours}
         rest = dict.fromkeys(game.turn_colours, 0)
-    rolled = phase in ("move", "over")
     return game.state_from_position({
-        "turn": turn, "phase": phase, "roll": sorted(roll) if rolled else None,
-        "budget": (sum(roll) if budget is None else budget) if rolled else 0,
+        "turn": turn, "phase": "move", "roll": sorted(roll), "budget": sum(roll) if budget is None else budget,
         "board": board, "reserve": rest, "home": home})
 
 
@@ -116,10 +114,7 @@ def test_goal_both_is_only_for_two_players():
 def test_a_turn_begins_with_a_reserve_piece_onto_the_center_square_for_free():
     state = OverPass().new_initial_state()
     assert [str(m) for m in state.legal_moves] == ["enter"]
-    footprint = state.footprint(Enter())
-    assert footprint == Footprint(((footprint.changes[0]),), 0)
-    assert (footprint.changes[0].location, footprint.changes[0].before, footprint.changes[0].after) == (
-        "center", None, "black")
+    assert state.footprint(Enter()) == Footprint((Change("center", None, "black"),), 0)
     state.apply("enter")
     assert state.reserve["black"] == 7 and state.contents()["center"] == "black"
     assert state.current_player == CHANCE
