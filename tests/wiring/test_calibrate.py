@@ -1,0 +1,182 @@
+"""The guided calibration on the mock HAL, driven by a scripted person, mistakes included."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.boards import load_board
+from hal.magnets import MagnetModel
+from hal.mock import MockBoard, Noise
+from wiring.calibrate import Calibration, CalibrationPaused, Settings
+from wiring.files import load_wiring, read_wiring
+from wiring.progress import progress_path
+
+from .person import CLASSES, ScriptedPerson, scrambled_wiring, starting_wiring
+
+BOARD = "squareoff"
+
+
+def calibrate(mock: MockBoard, person: ScriptedPerson, output: Path, **settings) -> object:
+    board = load_board(mock.wiring.board)
+    start = starting_wiring(board.name, mock.wiring)
+    tool = Calibration(board, mock.sensors, mock.leds, person, output, start,
+                       Settings(chase_pause=0, **settings), pause=lambda seconds: None)
+    return tool.run()
+
+
+def test_a_scrambled_board_is_calibrated_by_the_tool_alone(tmp_path: Path) -> None:
+    truth = scrambled_wiring(BOARD, spare_channels=3)
+    mock = MockBoard(truth)
+    person = ScriptedPerson(mock)
+    result = calibrate(mock, person, tmp_path / "wiring.toml")
+    written = load_wiring(tmp_path / "wiring.toml")
+    assert written.channels == truth.channels
+    assert written.leds == truth.leds
+    assert written.strip_lengths == truth.strip_lengths
+    assert written.sensor_channels == truth.sensor_channels
+    assert result.problems == []
+    spare = sorted(set(range(truth.sensor_channels)) - set(truth.channels))
+    assert result.notes == [f"channels that never answered a location (dead sensors, or spare channels): "
+                            f"{', '.join(map(str, spare))}"]
+    assert not progress_path(tmp_path / "wiring.toml").exists()
+
+
+def test_progress_is_shown_as_done_of_total(tmp_path: Path) -> None:
+    mock = MockBoard(scrambled_wiring(BOARD))
+    person = ScriptedPerson(mock)
+    calibrate(mock, person, tmp_path / "wiring.toml")
+    sensors = [(q.done, q.total) for q in person.asked if q.phase == "sensors"]
+    leds = [(q.done, q.total) for q in person.asked if q.phase == "leds"]
+    assert sensors == [(n, 24) for n in range(24)]
+    assert leds == [(n, 24) for n in range(24)]
+    chases = [q for q in person.asked if q.phase == "chase"]
+    assert [(q.done, q.total) for q in chases] == [(0, 2), (1, 2)]
+
+
+def test_each_location_is_lit_once_its_leds_are_known(tmp_path: Path) -> None:
+    """Before the LED step the tool lights by the starting order; the LED step lights one LED at a time."""
+    truth = scrambled_wiring(BOARD)
+    mock = MockBoard(truth)
+    seen: list[tuple[str, list[str]]] = []
+
+    class Watching(ScriptedPerson):
+        def _leds(self, question):
+            seen.append((question.phase, self.lit()))
+            return super()._leds(question)
+
+    calibrate(mock, Watching(mock), tmp_path / "wiring.toml")
+    assert all(len(lit) == 1 for _, lit in seen)
+    assert sorted(lit[0] for _, lit in seen) == sorted(truth.leds)
+
+
+def test_mistakes_are_caught_and_the_file_says_what_is_left(tmp_path: Path) -> None:
+    truth = scrambled_wiring(BOARD)
+    mock = MockBoard(truth)
+    stuck_location = "p20"
+    mock.stick(truth.channel_of[stuck_location], 1)
+    mistakes = {
+        "p2": ["wrong p1"],  # on a location already recorded: the tool names it
+        "p3": ["wrong p9"],  # on a location not yet recorded: found when p9 comes up
+        "p9": ["wrong p9", "move"],  # the tool names p3; the person says p3 was the mistake
+        "p5": ["none", "skip"],  # no piece placed, then the person gives up on p5
+        stuck_location: ["skip"],
+    }
+    person = ScriptedPerson(mock, mistakes)
+    result = calibrate(mock, person, tmp_path / "wiring.toml")
+
+    stuck = truth.channel_of[stuck_location]
+    assert any(f"Channels {stuck} read a piece with the board empty" in text for text in person.told)
+    assert any(f"it already belongs to p1: is the piece on p1 instead of p2?" in text for text in person.told)
+    assert any("it already belongs to p3: is the piece on p3 instead of p9?" in text for text in person.told)
+    assert any("No channel sees a piece. Check that the piece is on p5" in text for text in person.told)
+    asked_for = [q.locations[0] for q in person.asked if q.phase == "sensors"]
+    assert asked_for.count("p3") == 2
+
+    source = read_wiring(tmp_path / "wiring.toml")
+    expected = {channel: loc for channel, loc in truth.channels.items() if loc not in ("p5", stuck_location)}
+    assert source.wiring.channels == expected
+    problems = [p.message for p in source.all_problems()]
+    assert len(problems) == 2 and "location p5 has no sensor channel" in problems[0]
+    text = (tmp_path / "wiring.toml").read_text()
+    assert f"# Note: stuck channels (on with the board empty), left out: {stuck}" in text
+    assert "# Note: p5 skipped: no channel answered it" in text
+    assert "# Note: channel " in text and "was recorded for p3, then given to p9" in text
+    assert {p.line for p in result.problems} == {0}
+
+
+def test_two_channels_answering_one_location_are_reported(tmp_path: Path) -> None:
+    truth = scrambled_wiring(BOARD)
+    mock = MockBoard(truth)
+
+    def two_pieces(board: MockBoard) -> str:
+        board.set_contents({"p7": "black", "p8": "black"})
+        return ""
+
+    person = ScriptedPerson(mock, {"p7": [two_pieces]})
+    calibrate(mock, person, tmp_path / "wiring.toml")
+    assert any(text.startswith("Channels ") and "all changed: two channels answer p7" in text for text in person.told)
+    assert load_wiring(tmp_path / "wiring.toml").channels == truth.channels
+
+
+def test_ctrl_c_keeps_progress_and_a_rerun_continues(tmp_path: Path) -> None:
+    truth = scrambled_wiring(BOARD)
+    mock = MockBoard(truth)
+    output = tmp_path / "wiring.toml"
+    first = ScriptedPerson(mock, stop_after=11)
+    with pytest.raises(KeyboardInterrupt):
+        calibrate(mock, first, output)
+    assert progress_path(output).exists() and not output.exists()
+
+    second = ScriptedPerson(mock)
+    calibrate(mock, second, output)
+    asked = [q.locations[0] for q in second.asked if q.phase == "sensors"]
+    assert asked == list(load_board(BOARD).locations)[10:]
+    assert not any(q.phase == "empty" for q in second.asked)
+    assert load_wiring(output).channels == truth.channels
+
+
+def test_q_pauses_and_a_rerun_of_a_finished_file_keeps_a_backup(tmp_path: Path) -> None:
+    truth = scrambled_wiring(BOARD)
+    mock = MockBoard(truth)
+    output = tmp_path / "wiring.toml"
+    calibrate(mock, ScriptedPerson(mock), output)
+    first = output.read_text()
+    with pytest.raises(CalibrationPaused, match="progress kept in"):
+        calibrate(mock, ScriptedPerson(mock, {"p4": ["quit"]}), output)
+    result = calibrate(mock, ScriptedPerson(mock), output)
+    assert result.backup == tmp_path / "wiring.toml.bak"
+    assert result.backup.read_text() == first
+    assert load_wiring(output).channels == truth.channels
+
+
+def test_analog_classes_get_ordered_bands_that_read_every_piece(tmp_path: Path) -> None:
+    truth = scrambled_wiring(BOARD, sensing="analog", piece_classes=CLASSES)
+    mock = MockBoard(truth, noise=Noise(analog_jitter=2.0), seed=3)
+    person = ScriptedPerson(mock)
+    result = calibrate(mock, person, tmp_path / "wiring.toml", pieces=5)
+    written = load_wiring(tmp_path / "wiring.toml")
+    assert written.channels == truth.channels and result.problems == []
+    batches = [q.locations for q in person.asked if q.phase == "classes"]
+    assert [len(b) for b in batches] == [5, 5, 5, 5, 4]
+    for location, channel in written.channel_of.items():
+        calibration = written.calibration[channel]
+        for piece, piece_class in CLASSES.items():
+            mock.set_contents({location: piece})
+            assert calibration.observe(mock.sensors.read().values[channel]) == piece_class
+        mock.set_contents({})
+        assert calibration.observe(mock.sensors.read().values[channel]) is None
+
+
+def test_overlapping_classes_are_warned_about(tmp_path: Path) -> None:
+    classes = {"black": "north", "white": "north_weak"}
+    truth = scrambled_wiring(BOARD, sensing="analog", piece_classes=classes)
+    alike = MagnetModel(fields={"north": 1.0, "north_weak": 0.99})
+    mock = MockBoard(truth, noise=Noise(analog_jitter=2.0), magnets=alike, seed=5)
+    result = calibrate(mock, ScriptedPerson(mock), tmp_path / "wiring.toml")
+    overlaps = [note for note in result.notes if "cannot tell them apart" in note]
+    assert len(overlaps) == 24
+    assert "north" in overlaps[0] and "north_weak" in overlaps[0]
+    assert "cannot tell them apart" in (tmp_path / "wiring.toml").read_text()
+    assert result.problems == []
