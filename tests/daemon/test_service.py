@@ -1,0 +1,103 @@
+"""The daemon as a process: systemd's notify protocol, SIGTERM, and SIGKILL at random points."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from contextlib import closing
+from pathlib import Path
+
+from engine.registry import game_class
+
+HERE = Path(__file__).parent
+COMMAND = str(Path(sys.executable).with_name("gameboard"))
+
+MOCK_CONFIG = """\
+[game]
+name = "squareoff"
+[sensors]
+driver = "mock"
+board = "squareoff"
+[leds]
+driver = "mock"
+board = "squareoff"
+[buttons]
+driver = "mock"
+board = "squareoff"
+[journal]
+path = "journal.sqlite3"
+"""
+
+
+def test_run_says_ready_feeds_the_watchdog_and_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    config = tmp_path / "gameboard.toml"
+    config.write_text(MOCK_CONFIG)
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+        listener.bind(address)
+        listener.settimeout(20)
+        env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"}
+        env.pop("WATCHDOG_PID", None)
+        process = subprocess.Popen([COMMAND, "run", "--config", str(config)], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            messages = [listener.recv(4096).decode()]
+            assert messages[0].startswith("READY=1\nSTATUS=")
+            assert messages[0].endswith("black to move")  # Square Off starts on an empty board
+            messages.append(listener.recv(4096).decode())
+            assert messages[1] == "WATCHDOG=1"
+            process.send_signal(signal.SIGTERM)
+            while (message := listener.recv(4096).decode()) != "STOPPING=1":
+                assert message.startswith(("WATCHDOG=1", "STATUS="))
+            assert process.wait(timeout=20) == 0
+        finally:
+            process.kill()
+            process.wait()
+    assert (tmp_path / "journal.sqlite3").exists()
+
+
+def intended_game(hands, seed: int, plies: int) -> list[str]:
+    """The moves the kill target plays: each depends on the seed and the ply only."""
+    state = game_class("squareoff")().new_initial_state()
+    while not state.is_terminal() and len(state.history) < plies:
+        state.push(hands.pick(state, random.Random(f"{seed}:{len(state.history)}")))
+    return [str(move) for move in state.history]
+
+
+def test_a_daemon_killed_at_random_points_and_restarted_loses_no_accepted_move(tmp_path: Path, hands) -> None:
+    seed, plies = 4, 150
+    journal_path = tmp_path / "journal.sqlite3"
+    intended = intended_game(hands, seed, plies)
+    rng = random.Random(1)
+    kills = 0
+    for _ in range(30):
+        process = subprocess.Popen([sys.executable, str(HERE / "kill_target.py"), str(journal_path), str(seed),
+                                    str(plies)], stdout=subprocess.PIPE, text=True)
+        time.sleep(rng.uniform(0.3, 0.9))
+        process.send_signal(signal.SIGKILL)
+        lines = process.communicate(timeout=30)[0].splitlines()
+        kills += process.returncode == -signal.SIGKILL
+        accepted = [line.split()[1:] for line in lines if line.startswith("accepted")]
+        recorded = latest_game_moves(journal_path)
+        assert recorded == intended[:len(recorded)], "the journal left the intended game"
+        if accepted:
+            assert len(recorded) >= int(accepted[-1][0]), f"accepted {accepted[-1]} but the journal has {len(recorded)}"
+        if lines and lines[-1] == "done":
+            break
+    else:
+        raise AssertionError("the game never finished")
+    assert kills >= 2
+    assert latest_game_moves(journal_path) == intended
+
+
+def latest_game_moves(journal_path: Path) -> list[str]:
+    """The moves of the journal's latest game, finished or not, read straight from SQLite."""
+    with closing(sqlite3.connect(journal_path)) as db:
+        rows = db.execute("SELECT move FROM moves WHERE game = (SELECT max(id) FROM games) ORDER BY ply")
+        return [text for (text,) in rows]
