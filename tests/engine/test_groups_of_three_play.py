@@ -13,7 +13,7 @@ import pytest
 
 from engine import Footprint
 from engine.games.full_house import FullHouse
-from engine.games.groups_of_three import PIECES_PER_COLOUR, GroupsOfThree, load_layout
+from engine.games.groups_of_three import PIECES_PER_COLOUR, Add, GroupsOfThree, Step, load_layout
 
 GOLDEN = Path(__file__).parent.parent / "data" / "groups_of_three"
 MOVE_CAP = 300
@@ -83,6 +83,37 @@ def test_random_play_keeps_the_invariants(game):
             if state.is_terminal():
                 break
             state.apply(random_move(state, rng))
+
+
+def purposeful_move(state, rng):
+    """A player's plan: take every add, bear off when allowed, then head inward once the reserve is in."""
+    if state.is_chance_node():
+        return random_move(state, rng)
+    moves = list(state.legal_moves)
+    board = state.game.board
+    adds = [m for m in moves if isinstance(m, Add)]
+    bear_offs = [m for m in moves if isinstance(m, Step) and m.target == "center"]
+    inward = [m for m in moves if isinstance(m, Step) and board.radius(m.target) < board.radius(m.source)]
+    if adds or bear_offs:
+        return rng.choice(adds or bear_offs)
+    if inward and not state.reserve[state._mover()] and rng.random() < 0.8:
+        return rng.choice(inward)
+    return rng.choice(moves)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_purposeful_play_ends_with_a_winner_keeping_the_invariants(players):
+    rng = random.Random(players)
+    state = GroupsOfThree(players=players).new_initial_state()
+    for _ in range(5000):
+        check_invariants(state)
+        if state.is_terminal():
+            break
+        state.apply(purposeful_move(state, rng))
+    outcome = state.outcome()
+    assert outcome is not None and len(outcome.winners) == 1
+    winner_colours = [state.colours[c] for c in state.game.seat_colours[outcome.winner]]
+    assert all(state.position()["borne_off"][c] == PIECES_PER_COLOUR for c in winner_colours)
 
 
 def record(name, options, seed, moves):
