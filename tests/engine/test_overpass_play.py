@@ -1,12 +1,14 @@
 """Over-Pass random play (OpenSpiel style) with the game's own invariants, and golden records.
 
-Thousands of short seeded games check every state fully; a few whole games are played
-to their end with the cheap invariants; golden records are replayed move by move.
+One seeded whole game per set of options is played to its end (or a cap) with the cheap
+invariants; two thousand short random games, started from positions met along those, check
+every state fully; golden records are replayed move by move.
 """
 
 import json
 import random
 from collections import Counter, deque
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -17,17 +19,18 @@ from engine.games.overpass import (
     ENTER,
     ROLL,
     EndTurn,
+    Exit,
     OverPass,
     OverPassMove,
     ReturnCenter,
 )
 
 RECORDS = sorted((Path(__file__).parent.parent / "data" / "overpass").glob("*.json"))
-SHORT_GAMES = 1000
+CONFIGS = [(2, "one"), (2, "both"), (3, "one"), (4, "one")]
+SHORT_GAMES = 2000
 SHORT_CAP = 10
-CHECKPOINT_PLIES = 800
-WHOLE_GAMES = (3,)
-WHOLE_CAP = 6000
+WHOLE_CAP = 3000
+CHECKPOINT_EVERY = 20
 
 
 def random_move(state, rng):
@@ -35,6 +38,38 @@ def random_move(state, rng):
         outcomes, weights = zip(*state.chance_outcomes())
         return rng.choices(outcomes, weights)[0]
     return rng.choice(list(state.legal_moves))
+
+
+def hurried_move(state, rng):
+    """A random move that takes an Exit half the time and ends the turn a third of the
+    time when it can: whole games end in a few thousand moves instead of many more."""
+    if state.is_chance_node():
+        return random_move(state, rng)
+    moves = list(state.legal_moves)
+    exits = [m for m in moves if isinstance(m, Exit)]
+    if exits and rng.random() < 0.5:
+        return rng.choice(exits)
+    if EndTurn() in moves and rng.random() < 0.3:
+        return EndTurn()
+    return rng.choice(moves)
+
+
+@cache
+def whole_game(players, goal):
+    """A seeded hurried game to its end (or the cap), checked on every move, and the
+    positions met every few moves, from the opening to empty reserves and the end."""
+    rng = random.Random(f"whole {players} {goal}")
+    state = OverPass(players=players, goal=goal).new_initial_state()
+    positions = [state.position()]
+    for ply in range(WHOLE_CAP):
+        if state.is_terminal():
+            break
+        move = hurried_move(state, rng)
+        check_cheap(state, move)
+        state.push(move)
+        if ply % CHECKPOINT_EVERY == 0:
+            positions.append(state.position())
+    return state, positions
 
 
 def bridge_witness(state, move):
@@ -98,53 +133,37 @@ def check_footprints_tell_moves_apart(state):
     assert len(set(footprints)) == len(footprints)
 
 
-def checkpoints(game, rng, every=20):
-    """Positions along one long random game: the short games start from any of them,
-    so late play (empty reserves, exits, the end) is checked as well as the opening."""
-    state = game.new_initial_state()
-    found = [state.position()]
-    for ply in range(CHECKPOINT_PLIES):
-        if state.is_terminal():
-            break
-        state.push(random_move(state, rng))
-        if ply % every == 0:
-            found.append(state.position())
-    return found
-
-
-@pytest.mark.parametrize("players, goal", [(2, "one"), (2, "both"), (3, "one"), (4, "one")])
+@pytest.mark.parametrize("players, goal", CONFIGS)
 def test_thousands_of_short_random_games_keep_every_rule(players, goal):
-    rng = random.Random(f"{players}{goal}")
+    rng = random.Random(f"short {players} {goal}")
     game = OverPass(players=players, goal=goal)
-    starts = checkpoints(game, rng)
-    for _ in range(SHORT_GAMES // 4):
+    _, starts = whole_game(players, goal)
+    for _ in range(SHORT_GAMES // len(CONFIGS)):
         state = game.state_from_position(rng.choice(starts))
         check_footprints_tell_moves_apart(state)
         for _ in range(SHORT_CAP):
+            if state.is_terminal():
+                break
             move = random_move(state, rng)
             check_cheap(state, move)
             check_full(state, move)
             state.push(move)
-            if state.is_terminal():
-                break
 
 
-def test_whole_random_games_end_with_a_winner_or_reach_the_cap():
-    rng = random.Random(7)
-    finished = 0
-    for players in WHOLE_GAMES:
-        state = OverPass(players=players).new_initial_state()
-        for _ in range(WHOLE_CAP):
-            if state.is_terminal():
-                break
-            move = random_move(state, rng)
-            check_cheap(state, move)
-            state.push(move)
-        if state.is_terminal():
-            finished += 1
-            winner = state.outcome().winner
-            assert state.game.has_won(state.home, winner)
-    assert finished >= 1
+@pytest.mark.parametrize("players, goal", CONFIGS)
+def test_whole_random_games_end_with_a_winner_or_reach_the_cap(players, goal):
+    state, positions = whole_game(players, goal)
+    assert any(not any(p["reserve"].values()) for p in positions), "play went on past the reserves"
+    if state.is_terminal():
+        winner = state.outcome().winner
+        assert state.game.has_won(state.home, winner)
+        assert [p for p in range(players) if state.game.has_won(state.home, p)] == [winner]
+    else:
+        assert len(state.history) == WHOLE_CAP
+
+
+def test_most_whole_games_end():
+    assert sum(whole_game(*config)[0].is_terminal() for config in CONFIGS) >= 2
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.stem)
