@@ -55,9 +55,12 @@ class LineIndex:
             elif key := self._KEY.match(line):
                 self._lines.setdefault(table + self._split(key.group(1)), number)
 
-    @staticmethod
-    def _split(dotted: str) -> tuple[str, ...]:
-        return tuple(part.strip().strip("\"'") for part in dotted.split("."))
+    _PART = re.compile(r"""\s*("[^"]*"|'[^']*'|[^.\s]+)\s*""")
+
+    @classmethod
+    def _split(cls, dotted: str) -> tuple[str, ...]:
+        """The parts of a dotted key; a quoted part such as "t1.1" may hold dots."""
+        return tuple(part.strip("\"'") for part in cls._PART.findall(dotted))
 
     def __call__(self, *path: str) -> int:
         """The line of ``path``, or of its nearest written parent (1 when none is)."""
