@@ -575,6 +575,9 @@ def _check_phase(state: OverPassState) -> None:
     if state.phase == ROLL and center not in (None, state.colour):
         raise PositionError(f"phase roll: the Center Square holds {center}, but only {state.colour}'s "
                             f"entered piece can be there before the roll")
+    if state.phase == ROLL and center is None and state.reserve[state.colour]:
+        raise PositionError(f"phase roll: {state.colour} has pieces in reserve, so one is entered onto the "
+                            f"Center Square before the roll (phase enter)")
     winners = [p for p in range(state.game.num_players) if state.game.has_won(state.home, p)]
     if state.phase == OVER and winners != [state.game.owner[state.colour]]:
         raise PositionError(f"phase over: {state.colour} must have just exited the last piece it needed")

@@ -74,6 +74,11 @@ def test_before_the_roll_only_the_turns_entered_piece_is_on_the_center_square():
         OverPass().state_from_position(position)
 
 
+def test_the_roll_comes_after_the_entry():
+    with pytest.raises(PositionError, match="one is entered onto the Center Square before the roll"):
+        OverPass().state_from_position(start_position(phase="roll"))
+
+
 def test_a_won_game_must_be_over_and_an_over_game_won():
     board = {"p1": "white", "p3": "red", "p5": "blue"}
     won = {"turn": "black", "phase": "move", "roll": [2, 2], "budget": 3, "board": board,
