@@ -1,0 +1,108 @@
+"""The Crooked Jumps solver: known small answers, the standard layout, proofs of none, time limits."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.games.crooked_jumps import CrookedJumps
+from engine.solvers import solver
+from engine.solvers import crooked_jumps as search
+from firmware_host.cli import main
+
+RECORDS = Path(__file__).parent.parent / "data" / "crooked_jumps"
+
+
+def position(*pieces, **options):
+    return CrookedJumps(**options).state_from_position({"pieces": list(pieces)})
+
+
+def replay(state, moves):
+    for move in moves:
+        state.apply(move)
+    return state
+
+
+def test_the_registry_finds_this_solver():
+    assert solver("crooked-jumps") is search.solve
+
+
+def test_a_one_jump_puzzle_is_solved_by_that_jump():
+    solution = search.solve(time_limit=5, state=position("p9", "p1"))
+    assert solution.solved and solution.moves == ["p9>p1>center"]
+
+
+def test_a_three_piece_puzzle_needs_the_right_first_jump():
+    state = position("p13", "p9", "p1")
+    solution = search.solve(time_limit=5, state=state)
+    assert solution.solved and len(solution.moves) == 2
+    assert replay(state, solution.moves).position() == {"pieces": ["center"]}
+
+
+def test_the_standard_layout_is_solved_and_the_moves_replay_to_one_piece_in_the_centre():
+    solution = search.solve(time_limit=20)
+    assert solution.solved and solution.optimal and len(solution.moves) == 15
+    state = replay(CrookedJumps().new_initial_state(), solution.moves)
+    assert state.position() == {"pieces": ["center"]} and state.outcome().winners == (0,)
+    assert "leaving one piece, in the centre" in solution.explanation
+
+
+def test_with_straight_jumps_only_the_standard_layout_is_proved_impossible():
+    solution = search.solve(time_limit=20, state=CrookedJumps(jumps="straight").new_initial_state())
+    assert not solution.solved
+    assert solution.explanation.startswith("no solution: every position reachable from the start was examined")
+    replay(CrookedJumps(jumps="straight").new_initial_state(), solution.moves)  # the best found is playable
+
+
+def test_no_jump_at_all_is_explained():
+    solution = search.solve(time_limit=5, state=position("p97", "p104"))
+    assert not solution.solved and solution.moves == []
+    assert "the best leaves 2 pieces" in solution.explanation
+
+
+def test_one_piece_that_can_never_reach_the_centre_is_explained():
+    solution = search.solve(time_limit=5, state=position("p73", "p89"))  # two pieces far out on one line
+    assert not solution.solved and len(solution.moves) == 1
+    assert "none leaves one piece in the centre; the best leaves one piece, on" in solution.explanation
+
+
+def test_the_time_limit_stops_the_search_with_the_best_found(monkeypatch):
+    monkeypatch.setattr(search, "CHECK_EVERY", 10)
+    state = CrookedJumps(layout="ring").new_initial_state()
+    reports = []
+    solution = search.solve(time_limit=0.0, progress=reports.append, state=state)
+    assert not solution.solved and "search not finished" in solution.explanation
+    replay(CrookedJumps(layout="ring").new_initial_state(), solution.moves)
+
+
+def test_progress_is_reported_with_positions_and_the_best_count(monkeypatch):
+    monkeypatch.setattr(search, "CHECK_EVERY", 1)
+    reports = []
+    search.solve(time_limit=30, progress=reports.append)
+    assert reports and reports[0].explored >= 1 and reports[-1].best >= 1
+
+
+def test_symmetric_positions_share_one_memo_key():
+    game = CrookedJumps()
+    finder = search.RemovalSearch(game, 1.0)
+    mask = game.start_mask ^ (1 << game.index["p1"]) ^ (1 << game.index["p13"])
+    for perm in game.symmetries:
+        image = sum(1 << perm[i] for i in range(len(game.locations)) if mask >> i & 1)
+        assert finder.canonical(image) == finder.canonical(mask)
+
+
+def test_chains_count_a_piece_jumping_on_from_where_it_landed_as_one():
+    assert search.chains([(1, 2, 9), (2, 3, 9), (5, 6, 9), (6, 1, 9)]) == 2
+
+
+@pytest.mark.parametrize("path", sorted(RECORDS.glob("*.json")), ids=lambda p: p.stem)
+def test_golden_records_replay(path):
+    record = json.loads(path.read_text())
+    state = replay(CrookedJumps(**record["options"]).new_initial_state(), record["moves"])
+    assert state.position() == record["final_position"]
+
+
+def test_gameboard_solve_prints_the_solution(capsys):
+    assert main(["solve", "crooked-jumps", "--quiet", "--time-limit", "20"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("crooked-jumps: solved in 15 moves") and "moves: " in out
