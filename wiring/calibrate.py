@@ -29,7 +29,8 @@ from typing import Protocol
 
 from engine.board import Board
 from engine.errors import GameboardError
-from hal.base import RGB, LedSink, SensorArray
+from hal.base import LedSink, SensorArray
+from wiring.bringup import chase, show_leds
 from wiring.check import Problem, check_wiring
 from wiring.files import save_wiring
 from wiring.model import ChannelCalibration, Wiring
@@ -46,8 +47,6 @@ YES = "y"
 NO = "n"
 CARRY_ON = "c"
 
-LIT: RGB = (255, 255, 255)
-CHASE: RGB = (0, 160, 255)
 KIND_NAMES = {"point": "intersection", "face": "compartment", "center": "Center Square"}
 
 
@@ -145,7 +144,7 @@ class Calibration:
             for piece_class in self.progress.classes[1:]:
                 self._class_step(piece_class)
         finally:
-            self._light([])
+            show_leds(self.leds, [])
         return self._finish()
 
     def _save(self) -> None:
@@ -203,7 +202,7 @@ class Calibration:
     def _map_location(self, location: str, done: int, total: int) -> None:
         progress = self.progress
         piece = f"a {progress.classes[0]} piece" if progress.classes else "a piece"
-        self._light(self._leds_of([location]))
+        show_leds(self.leds, self._leds_of([location]))
         text = (f"Put {piece} on {self._describe(location)}, lit on the board if its LEDs are known;"
                 " no other piece on the board. Enter when it is down.")
         choices = {READ: "read the sensors", SKIP: f"skip {location} (no sensor answers it)", QUIT: "stop"}
@@ -276,7 +275,7 @@ class Calibration:
 
     def _map_led(self, led: tuple[int, int], done: int, total: int) -> None:
         progress = self.progress
-        self._light([led])
+        show_leds(self.leds, [led])
         text = (f"Put the piece where the light is (strip {led[0]}, LED {led[1]}); no other piece on the board."
                 " Enter when it is down.")
         ask = Ask("leds", text, {READ: "read the sensors", SKIP: "skip this LED", QUIT: "stop"},
@@ -314,10 +313,7 @@ class Calibration:
             order = [lit_by[strip, index] for index in range(length) if (strip, index) in lit_by]
             path = f"from {order[0]} to {order[-1]}" if order else "over no location"
             while True:
-                for index in range(length):
-                    self._light([(strip, index)], CHASE)
-                    self.pause(self.settings.chase_pause)
-                self._light([])
+                chase(self.leds, strip, self.pause, self.settings.chase_pause)
                 key = self._ask(Ask("chase", f"A light ran along strip {strip} ({length} LEDs), {path}."
                                     " Did it run along the strip in order, one location at a time?",
                                     {YES: "yes", NO: "no, something is off", AGAIN: "show it again", QUIT: "stop"},
@@ -344,7 +340,7 @@ class Calibration:
 
     def _measure_batch(self, piece_class: str, batch: list[str], done: int, total: int) -> None:
         progress = self.progress
-        self._light(self._leds_of(batch))
+        show_leds(self.leds, self._leds_of(batch))
         text = (f"Put a {piece_class} piece on each lit location ({len(batch)}: {_listed(batch)}) and take every"
                 " other piece off. Enter when they are down.")
         ask = Ask("classes", text, {READ: "read the sensors", SKIP: "skip the lit locations that have no piece",
@@ -424,11 +420,8 @@ class Calibration:
         start = self._start_leds()
         return [led for loc in locations for led in start.get(loc, ())]
 
-    def _light(self, leds: Iterable[tuple[int, int]], colour: RGB = LIT) -> None:
-        frame = [[(0, 0, 0)] * length for length in self.strips]
-        for strip, index in leds:
-            frame[strip][index] = colour
-        self.leds.show(frame)
+    def _light(self, leds: Iterable[tuple[int, int]]) -> None:
+        show_leds(self.leds, leds)
 
     def _describe(self, location: str) -> str:
         place = self.board.locations[location]
