@@ -420,9 +420,6 @@ class Calibration:
         start = self._start_leds()
         return [led for loc in locations for led in start.get(loc, ())]
 
-    def _light(self, leds: Iterable[tuple[int, int]]) -> None:
-        show_leds(self.leds, leds)
-
     def _describe(self, location: str) -> str:
         place = self.board.locations[location]
         x, y = place.xy
