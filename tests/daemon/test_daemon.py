@@ -114,3 +114,119 @@ def test_lifting_a_piece_lights_its_destinations_and_the_accepted_move_lights_as
     person.run(0.5)
     assert str(daemon.state.history[-1]) == "p1-p9"
     assert mock.leds.location_colour("p9") == PALETTE["last_move"] == mock.leds.location_colour("p1")
+
+
+def toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p20", "roll 2"), **options):
+    """The toy game with ``moves`` played by hand; black to move after a roll of 2 by default."""
+    daemon, mock, clock = open_board(toy.ToyGame(**{"hand": 1, **options}), tmp_path / "j.sqlite3")
+    person = hands.Hands(daemon, mock, clock)
+    for text in moves:
+        person.play(daemon.state, daemon.state.parse_move(text))
+    return daemon, mock, person
+
+
+def test_out_of_sync_lights_the_fix_and_play_resumes_once_the_board_matches(toy, hands, tmp_path):
+    daemon, mock, person = toy_table(toy, hands, tmp_path)
+    mock.move("p1", "p24")  # not a legal destination
+    person.run(LOOP.out_of_sync_ms / 1000 * 0.5)
+    assert daemon.snapshot()["status"] == "unmatched"
+    person.run(LOOP.out_of_sync_ms / 1000)
+    snapshot = daemon.snapshot()
+    assert snapshot["status"] == "out_of_sync" and [fix["text"] for fix in snapshot["fixes"]] == ["p24 -> p1"]
+    assert mock.leds.location_colour("p24") == PALETTE["fix_from"]
+    assert mock.leds.location_colour("p1") == PALETTE["fix_to"]
+    assert daemon.status_text() == "out of sync: p24 -> p1"
+    mock.move("p24", "p5")  # straight into a legal move: accepted as soon as it matches
+    person.run(0.6)
+    assert str(daemon.state.history[-1]) == "p1-p5" and daemon.snapshot()["status"] == "ready"
+
+
+def test_putting_the_previous_position_back_takes_the_move_back_in_the_journal_too(toy, hands, tmp_path):
+    daemon, mock, person = toy_table(toy, hands, tmp_path)
+    journalled = daemon.journal.moves()
+    mock.move("p1", "p5")
+    person.run(0.6)
+    assert daemon.journal.moves() == [*journalled, "p1-p5"]
+    # White's turn (daemon entered dice: none yet); black puts the piece back.
+    mock.move("p5", "p1")
+    person.run(0.6)
+    assert daemon.journal.moves() == journalled and [str(m) for m in daemon.state.history] == journalled
+    assert daemon.snapshot()["note"] == "took back the last move"
+
+
+def test_a_trade_waits_for_confirm_with_its_pieces_blinking(toy, hands, tmp_path):
+    daemon, mock, person = toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p9", "roll 2"))
+    for location in ("p1", "p9"):
+        mock.lift(location)
+        person.run(0.1)
+    mock.place("p1", "white")
+    mock.place("p9", "black")
+    person.run(1.0)
+    snapshot = daemon.snapshot()
+    assert snapshot["status"] == "confirm" and snapshot["candidates"] == ["trade p1 p9"]
+    assert "confirm" in snapshot["buttons"] and daemon.status_text() == "press confirm for trade p1 p9"
+    seen = set()
+    for _ in range(10):
+        person.run(LOOP.blink_ms / 1000 / 2)
+        seen.add(mock.leds.location_colour("p1"))
+    assert seen == {PALETTE["selected"], (0, 0, 0)}  # blinking
+    mock.buttons.press("confirm")
+    person.run(0.05)
+    assert str(daemon.state.history[-1]) == "trade p1 p9" and daemon.journal.moves()[-1] == "trade p1 p9"
+
+
+def test_undo_and_new_game_buttons_guide_the_player_to_restore_the_board(toy, hands, tmp_path):
+    daemon, mock, person = toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p20"))
+    mock.buttons.press("undo")
+    person.run(0.05)
+    assert [str(m) for m in daemon.state.history] == ["roll 2", "@p1", "roll 2"]
+    snapshot = daemon.snapshot()
+    assert snapshot["status"] == "restoring"
+    assert [fix["text"] for fix in snapshot["fixes"]] == ["remove the piece on p20"]
+    assert mock.leds.location_colour("p20") == PALETTE["fix_from"]
+    mock.lift("p20")
+    person.run(0.1)
+    assert daemon.snapshot()["status"] == "ready"
+    mock.buttons.press("new_game")
+    person.run(0.05)
+    assert daemon.state.history == [] and daemon.snapshot()["status"] == "restoring"
+    assert daemon.status_text() == "restore the position: remove the piece on p1"
+    mock.lift("p1")
+    person.run(0.1)
+    assert daemon.status_text() == "roll the dice and enter the roll"
+
+
+def test_a_restarted_daemon_resumes_the_game_and_guides_the_board_back(toy, hands, tmp_path):
+    daemon, mock, person = toy_table(toy, hands, tmp_path)
+    played = [str(m) for m in daemon.state.history]
+    daemon.journal.close()
+    mock.set_contents({"p2": "black"})  # the board was knocked over and set up wrongly
+    hal = Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice())
+    again = Daemon(toy.ToyGame(hand=1), hal, daemon.wiring, Journal(tmp_path / "j.sqlite3"), person.clock, loop=LOOP)
+    assert [str(m) for m in again.state.history] == played
+    assert again.status_text() == "restore the position: p2 -> p1; place white on p20"
+    mock.move("p2", "p1")
+    mock.place("p20", "white")
+    person.daemon = again
+    person.run(0.1)
+    assert again.snapshot()["status"] == "ready"
+
+
+def test_every_frame_stays_within_the_current_budget_and_snapshots_are_json(toy, hands, tmp_path):
+    import json
+    game = toy.ToyGame(hand=4)
+    clock = ManualClock()
+    wiring = straight_wiring(game.board)
+    mock = MockBoard(wiring, clock=clock)
+    snapshots = []
+    daemon = Daemon(game, Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice()), wiring,
+                    Journal(tmp_path / "j.sqlite3"), clock, loop=LOOP,
+                    leds=LedSettings(brightness=1.0, current_budget_ma=150.0))
+    daemon.subscribe(snapshots.append)
+    mock.set_contents({loc: "black" for loc in list(wiring.channels.values())[:12]})  # a dozen pieces to fix
+    person = hands.Hands(daemon, mock, clock)
+    person.run(LOOP.out_of_sync_ms / 1000 + 0.5)
+    assert snapshots and all(s["current_ma"] <= 150.0 for s in snapshots)
+    drawn = sum(sum(rgb) for rgb in mock.leds.frame[0]) * 60 / 765
+    assert 100 < drawn <= 150.0
+    json.dumps(snapshots[-1])
