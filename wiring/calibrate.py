@@ -32,8 +32,8 @@ from engine.errors import GameboardError
 from hal.base import LedSink, SensorArray
 from wiring.bringup import chase, show_leds
 from wiring.check import Problem, check_wiring
-from wiring.files import save_wiring
-from wiring.model import ChannelCalibration, Wiring
+from wiring.files import read_wiring, save_wiring
+from wiring.model import ChannelCalibration, Wiring, straight_wiring
 from wiring.progress import Progress, load_progress, progress_path, save_progress
 from wiring.readings import EmptyBoard, Reading, read_steady
 from wiring.thresholds import Span, calibrate_channel
@@ -424,6 +424,39 @@ class Calibration:
         place = self.board.locations[location]
         x, y = place.xy
         return f"{location} ({KIND_NAMES.get(place.kind, place.kind)} at {x:.1f}, {y:.1f} on the board drawing)"
+
+
+def start_wiring(board: Board, output: Path, piece_classes: Mapping[str, str] | None = None) -> Wiring:
+    """What a calibration of ``board`` starts from: the file it will replace, else the board's example.
+
+    ``piece_classes`` (piece code -> class) replaces the classes found there.
+    """
+    from wiring.examples import example_path
+
+    if output.exists():
+        start = read_wiring(output).wiring
+    elif example_path(board.name).exists():
+        start = read_wiring(example_path(board.name)).wiring
+    else:
+        start = straight_wiring(board)
+    if start.board != board.name:
+        raise CalibrationSetupError(f"{output} wires the {start.board} board, not {board.name};"
+                                    " give another --output or move the file away")
+    if piece_classes is not None:
+        start.piece_classes = dict(piece_classes)
+    return start
+
+
+def parse_classes(text: str) -> dict[str, str]:
+    """``"white=north,black=south"`` as {piece code: class}, for the command line."""
+    found = {}
+    for pair in filter(None, (item.strip() for item in text.split(","))):
+        piece, equals, name = (part.strip() for part in pair.partition("="))
+        if not (piece and equals and name) or name == "baseline":
+            raise CalibrationSetupError(f"--classes {text!r}: write piece=class pairs separated by commas,"
+                                        " e.g. white=north,black=south")
+        found[piece] = name
+    return found
 
 
 def _sample(reading: Reading) -> list[float]:

@@ -1,0 +1,110 @@
+"""``gameboard calibrate``: the guided calibration on the configured hardware, in a terminal."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from engine.errors import GameboardError
+from engine.registry import game_class
+from firmware_host.commands.run import default_config
+from firmware_host.config import Config, Hal, load_config
+from hal.base import LedSink, SensorArray
+from wiring.calibrate import (QUIT, READ, Ask, Calibration, CalibrationPaused, Person, Result, Settings,
+                              parse_classes, start_wiring)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    calibrate = subparsers.add_parser(
+        "calibrate", help="find the wiring and calibrate the sensors, guided step by step",
+        description="Walks through the board: the terminal names each location (and the LEDs light it), you put "
+                    "a piece there, the tool finds its channel; then each LED, a chase along each strip, and for "
+                    "analog Hall sensors each piece class. Ctrl-C or q keeps the progress: run it again to continue.")
+    calibrate.add_argument("--config", type=Path, default=None, help=f"the configuration file (default: {default_config()})")
+    calibrate.add_argument("-o", "--output", type=Path, default=None,
+                           help="the wiring file to write (default: [board] wiring of the configuration)")
+    calibrate.add_argument("--classes", default=None,
+                           help="analog sensors: piece=class pairs, e.g. white=north,black=south "
+                                "(default: those of the file being replaced, or of the board's example)")
+    calibrate.add_argument("--pieces", type=_positive, default=Settings.pieces,
+                           help=f"pieces of one class you have at hand for the class step (default {Settings.pieces})")
+    calibrate.add_argument("--samples", type=_positive, default=Settings.samples,
+                           help=f"scans per reading, the median kept (default {Settings.samples})")
+    calibrate.add_argument("--min-change", type=float, default=Settings.min_change,
+                           help=f"analog counts a piece must move a channel at least (default {Settings.min_change:g})")
+    calibrate.add_argument("--keep-leds", action="store_true",
+                           help="trust the LED order of the file being replaced (or the example): skip the LED step")
+    calibrate.set_defaults(handler=run_calibration)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number of at least 1")
+    return value
+
+
+class TerminalPerson:
+    """The person at the board, through a terminal: questions printed, keys typed and Enter."""
+
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> None:
+        self.read = read
+        self.write = write
+
+    def tell(self, text: str) -> None:
+        self.write(f"  ! {text}")
+
+    def ask(self, question: Ask) -> str:
+        step = f"{question.phase} {question.done}/{question.total} done" if question.total else question.phase
+        self.write(f"[{step}] {question.text}")
+        keys = " · ".join(f"{'Enter' if key == READ else key}: {meaning}" for key, meaning in question.choices.items())
+        while True:
+            try:
+                answer = self.read(f"  ({keys}) > ").strip().lower()
+            except EOFError:
+                return QUIT
+            if answer in question.choices:
+                return answer
+            self.write(f"  {answer!r} is not one of the keys offered")
+
+
+def calibrate_with(config: Config, sensors: SensorArray, leds: LedSink, person: Person, output: Path | None = None,
+                   settings: Settings = Settings(), classes: dict[str, str] | None = None) -> Result:
+    """Calibrate the configured game's board on these sensors and LEDs, writing the wiring file."""
+    output = output or config.wiring_path
+    if output is None:
+        raise GameboardError(f"{config.path}: no wiring file to write: give --output FILE, or set [board] wiring")
+    board = game_class(config.game_name)(**config.game_options).board
+    return Calibration(board, sensors, leds, person, output, start_wiring(board, output, classes), settings).run()
+
+
+def run_calibration(args: argparse.Namespace) -> int:
+    config = load_config(args.config or default_config())
+    classes = parse_classes(args.classes) if args.classes is not None else None
+    settings = Settings(samples=args.samples, min_change=args.min_change, pieces=args.pieces, keep_leds=args.keep_leds)
+    try:
+        with opened_hal(config) as hal:
+            result = calibrate_with(config, hal.sensors, hal.leds, TerminalPerson(), args.output, settings, classes)
+    except CalibrationPaused as paused:
+        print(f"gameboard calibrate: {paused}")
+        return 1
+    except KeyboardInterrupt:
+        print("\ngameboard calibrate: stopped; the progress is kept: run the same command to continue")
+        return 130
+    for problem in result.problems:
+        print(f"{result.path}: {problem.message}")
+    return 1 if result.problems else 0
+
+
+@contextmanager
+def opened_hal(config: Config) -> Iterator[Hal]:
+    """The configured hardware, closed (LEDs dark) however the command ends."""
+    hal = config.open_hal()
+    try:
+        yield hal
+    finally:
+        for part in (hal.sensors, hal.leds, hal.buttons):
+            if part is not None:
+                part.close()
