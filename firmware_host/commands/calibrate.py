@@ -49,8 +49,8 @@ def _positive(text: str) -> int:
 class TerminalPerson:
     """The person at the board, through a terminal: questions printed, keys typed and Enter."""
 
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> None:
-        self.read = read
+    def __init__(self, read: Callable[[str], str] | None = None, write: Callable[[str], None] = print) -> None:
+        self.read = read or input
         self.write = write
 
     def tell(self, text: str) -> None:

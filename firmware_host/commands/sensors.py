@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from engine.registry import game_class
 from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
 from firmware_host.config import load_config
 from firmware_host.observer import Observer
 from hal.base import Scan, SensorArray
-from wiring.model import Wiring
 
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -33,36 +33,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def watch_sensors(args: argparse.Namespace) -> int:
     config = load_config(args.config or default_config())
     wiring = config.load_wiring()
+    order = list(game_class(config.game_name)(**config.game_options).board.locations)
     with opened_hal(config) as hal:
         observer = Observer(wiring, hal.sensors.kind, hal.sensors.channels)
         live = sys.stdout.isatty()
         try:
-            for view in watch(hal.sensors, wiring, observer, args.count, time.sleep, args.interval):
+            for view in watch(hal.sensors, observer, order, args.count, time.sleep, args.interval):
                 print((CLEAR if live else "") + view, flush=True)
         except KeyboardInterrupt:
             pass
     return 0
 
 
-def watch(sensors: SensorArray, wiring: Wiring, observer: Observer, count: int,
-          pause: Callable[[float], None], interval: float):
+def watch(sensors: SensorArray, observer: Observer, order: Sequence[str], count: int,
+          pause: Callable[[float], None], interval: float) -> Iterator[str]:
     """One rendered view per scan, ``count`` of them (0: without end), ``interval`` seconds apart."""
     number = 0
     while not count or number < count:
         number += 1
-        yield render_view(number, sensors.read(), wiring, observer)
+        yield render_view(number, sensors.read(), observer, order)
         if not count or number < count:
             pause(interval)
 
 
-def render_view(number: int, scan: Scan, wiring: Wiring, observer: Observer, columns: int = 16) -> str:
-    """One screen: the locations that hold a piece (and what they read), then every channel's raw value."""
+def render_view(number: int, scan: Scan, observer: Observer, order: Sequence[str], columns: int = 16) -> str:
+    """One screen: the locations that hold a piece (in ``order``), then every channel's raw value."""
     per_channel = observer.observe(scan.values)
-    seen = [f"{location} (ch {channel}: {per_channel[channel]})" for channel, location in enumerate(observer.location_of)
-            if location is not None and per_channel[channel] is not None]
+    channel_of = {location: channel for channel, location in enumerate(observer.location_of) if location is not None}
+    seen = [f"{location} (ch {channel_of[location]}: {per_channel[channel_of[location]]})" for location in order
+            if location in channel_of and per_channel[channel_of[location]] is not None]
     stray = [str(channel) for channel, location in enumerate(observer.location_of)
              if location is None and per_channel[channel] is not None]
-    lines = [f"scan {number} at {scan.timestamp:.3f} s: {len(seen)} of {len(wiring.channels)} locations hold a piece",
+    lines = [f"scan {number} at {scan.timestamp:.3f} s: {len(seen)} of {len(channel_of)} locations hold a piece",
              "pieces: " + (", ".join(seen) or "none")]
     if stray:
         lines.append("channels wired to no location that read something: " + ", ".join(stray))
