@@ -1,0 +1,186 @@
+"""Benchmarks of the board daemon on the mock HAL; prints figures, asserts nothing.
+
+    /work/venv/bin/python bench/daemon.py [--samples 2000]
+
+- latency: a sensor change to the LED frame ready (one ``Daemon.step`` that sees the
+  debounced change), Over-Pass with 40 pieces and ~500 legal moves; and a move's
+  acceptance (journal commit with fsync, new expectation, frame);
+- idle CPU: ``Daemon.run`` scanning the 201 mock channels at 200 Hz with nothing happening;
+- start to ready and resident memory: ``gameboard run`` as a process, READY=1 over a
+  notify socket, VmRSS read from /proc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from engine.registry import game_class
+from engine.core import State
+from firmware_host.config import Hal, LoopConfig
+from firmware_host.daemon import Daemon
+from firmware_host.journal import Journal
+from hal.clock import ManualClock
+from hal.dice import RandomDice
+from hal.mock import MockBoard
+from wiring.model import straight_wiring
+
+COLOURS = ("black", "white", "red", "blue")
+MOCK_CONFIG = """\
+[game]
+name = "overpass"
+[sensors]
+driver = "mock"
+board = "overpass"
+[leds]
+driver = "mock"
+board = "overpass"
+[buttons]
+driver = "mock"
+board = "overpass"
+[journal]
+path = "journal.sqlite3"
+"""
+
+
+def forty_pieces(seed: int = 2) -> State:
+    """An Over-Pass position with all forty pieces on the board, black to move with a budget of 7."""
+    game = game_class("overpass")()
+    points = list(game.board.visible_points)
+    random.Random(seed).shuffle(points)
+    board = {point: COLOURS[i // 10] for i, point in enumerate(points[:40])}
+    empty = dict.fromkeys(COLOURS, 0)
+    return game.state_from_position({"turn": "black", "phase": "move", "roll": [3, 4], "budget": 7,
+                                     "board": board, "reserve": empty, "home": empty})
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(what: str, timings: list[tuple[float, float]]) -> None:
+    """p50 and p99 by wall clock (includes waiting for a core on a shared machine) and by CPU time."""
+    wall = [w for w, _ in timings]
+    cpu = [c for _, c in timings]
+    print(f"  {what} ({len(timings)} samples): wall p50 {percentile(wall, 0.5) * 1e3:.3f} ms, "
+          f"p99 {percentile(wall, 0.99) * 1e3:.3f} ms; CPU p50 {percentile(cpu, 0.5) * 1e3:.3f} ms, "
+          f"p99 {percentile(cpu, 0.99) * 1e3:.3f} ms")
+
+
+def latency(samples: int, folder: Path) -> None:
+    state = forty_pieces()
+    clock = ManualClock()
+    wiring = straight_wiring(state.game.board)
+    mock = MockBoard(wiring, clock=clock)
+    mock.set_contents({loc: piece for loc, piece in state.contents().items() if piece})
+    loop = LoopConfig(debounce_ms=0, settle_ms=400)
+    daemon = Daemon(state, Hal(mock.sensors, mock.leds, mock.buttons, RandomDice(1)), wiring,
+                    Journal(folder / "latency.sqlite3"), clock, loop=loop)
+    rng = random.Random(3)
+    pieces = sorted(loc for loc, piece in mock.contents.items())
+    moves = len(daemon.tracker.expectation.plans)
+    change: list[tuple[float, float]] = []
+    accept: list[tuple[float, float]] = []
+
+    def timed_step(into: list[tuple[float, float]]) -> None:
+        """One loop iteration 5 ms later, timed by the wall clock and by this process's CPU time."""
+        clock.advance(0.005)
+        wall, cpu = time.perf_counter(), time.process_time()
+        daemon.step()
+        into.append((time.perf_counter() - wall, time.process_time() - cpu))
+
+    for _ in range(samples // 2):
+        location = rng.choice(pieces)
+        piece = mock.lift(location)
+        timed_step(change)
+        mock.place(location, piece)
+        timed_step(change)
+    for _ in range(max(20, samples // 40)):
+        plan = rng.choice([plan for plan in daemon.tracker.expectation.plans if type(plan.move).__name__ == "Slide"])
+        source, target = (c.location for c in sorted(plan.footprint.changes, key=lambda c: c.after is not None))
+        mock.move(source, target)
+        timed_step(change)
+        clock.advance(loop.settle_ms / 1000)
+        timed_step(accept)  # the slide accepted: journal, engine, new expectation, frame
+        assert daemon.state.history[-1] == plan.move, daemon.status_text()
+        daemon.press("undo")
+        mock.move(target, source)
+        timed_step(change)
+    print(f"latency, Over-Pass with 40 pieces and {moves} legal moves:")
+    report("sensor change -> LED frame ready", change)
+    report("move accepted (fsync'd journal commit, new expectation, frame)", accept)
+    daemon.close()
+
+
+def idle_cpu(seconds: float, folder: Path) -> None:
+    game = game_class("overpass")()
+    wiring = straight_wiring(game.board)
+    mock = MockBoard(wiring)
+    mock.set_contents({loc: piece for loc, piece in game.new_initial_state().contents().items() if piece})
+    daemon = Daemon(game, Hal(mock.sensors, mock.leds, mock.buttons, RandomDice(1)), wiring,
+                    Journal(folder / "idle.sqlite3"), loop=LoopConfig(scan_hz=200))
+    reads = 200
+    start = time.process_time()
+    for _ in range(reads):
+        mock.sensors.read()
+    read_cost = (time.process_time() - start) / reads
+    timer = threading.Timer(seconds, daemon.stop)
+    wall, cpu = time.monotonic(), time.process_time()
+    timer.start()
+    daemon.run()
+    wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+    share = cpu / wall
+    print(f"idle: {mock.sensors.channels} mock channels at 200 Hz for {wall:.1f} s: {share * 100:.2f} % of one core "
+          f"(of which the mock's own read(): {read_cost * 200 * 100:.2f} %)")
+
+
+def start_to_ready(folder: Path, runs: int = 3) -> None:
+    config = folder / "gameboard.toml"
+    config.write_text(MOCK_CONFIG)
+    command = str(Path(sys.executable).with_name("gameboard"))
+    times, rss = [], []
+    for run in range(runs):
+        address = str(folder / f"notify{run}")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
+            listener.bind(address)
+            listener.settimeout(30)
+            start = time.perf_counter()
+            process = subprocess.Popen([command, "run", "--config", str(config)],
+                                       env={**os.environ, "NOTIFY_SOCKET": address}, cwd=folder)
+            while not listener.recv(4096).startswith(b"READY=1"):
+                pass
+            times.append(time.perf_counter() - start)
+            time.sleep(1.0)
+            status = Path(f"/proc/{process.pid}/status").read_text()
+            rss.append(int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS"))))
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+    print(f"start to ready (gameboard run, Over-Pass on the mock HAL): median {statistics.median(times):.3f} s "
+          f"of {', '.join(f'{t:.3f}' for t in times)}")
+    print(f"resident memory after a second of running: median {statistics.median(rss) / 1024:.1f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=2000, help="sensor changes to time (default 2000)")
+    parser.add_argument("--idle-seconds", type=float, default=5.0, help="how long to measure idle CPU (default 5)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        latency(args.samples, Path(folder))
+        idle_cpu(args.idle_seconds, Path(folder))
+        start_to_ready(Path(folder))
+
+
+if __name__ == "__main__":
+    main()
