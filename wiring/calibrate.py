@@ -161,9 +161,9 @@ class Calibration:
     def _empty_step(self) -> None:
         progress = self.progress
         if not progress.empty:
+            self._ask(Ask("empty", "Take every piece off the board; press Enter when it is empty.",
+                          {READ: "read the empty board", QUIT: "stop"}))
             while True:
-                self._ask(Ask("empty", "Take every piece off the board; press Enter when it is empty.",
-                              {READ: "read the empty board", QUIT: "stop"}))
                 empty = EmptyBoard(progress.sensing, tuple(read_steady(self.sensors, self.settings.samples)),
                                    self.settings.min_change)
                 stuck = empty.stuck()

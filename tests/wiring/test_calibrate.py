@@ -9,7 +9,7 @@ import pytest
 from engine.boards import load_board
 from hal.magnets import MagnetModel
 from hal.mock import MockBoard, Noise
-from wiring.calibrate import Calibration, CalibrationPaused, Settings
+from wiring.calibrate import CARRY_ON, READ, Calibration, CalibrationPaused, Settings
 from wiring.files import load_wiring, read_wiring
 from wiring.progress import progress_path
 
@@ -180,3 +180,24 @@ def test_overlapping_classes_are_warned_about(tmp_path: Path) -> None:
     assert "north" in overlaps[0] and "north_weak" in overlaps[0]
     assert "cannot tell them apart" in (tmp_path / "wiring.toml").read_text()
     assert result.problems == []
+
+
+def test_a_piece_left_on_the_empty_board_is_read_again_once_lifted(tmp_path: Path) -> None:
+    truth = scrambled_wiring(BOARD)
+    mock = MockBoard(truth)
+
+    class Forgetful(ScriptedPerson):
+        def _empty(self, question):
+            if CARRY_ON in question.choices:  # told about the piece: lifts it and reads again
+                mock.set_contents({})
+                return READ
+            mock.set_contents({"p4": "white"})
+            return READ
+
+    person = Forgetful(mock)
+    result = calibrate(mock, person, tmp_path / "wiring.toml")
+    assert any(f"Channels {truth.channel_of['p4']} read a piece with the board empty" in t for t in person.told)
+    assert [q.text.split(";")[0] for q in person.asked if q.phase == "empty"] == [
+        "Take every piece off the board", "Press Enter to read again, or c to carry on without these channels."]
+    assert not any("stuck" in note for note in result.notes)
+    assert load_wiring(tmp_path / "wiring.toml").channels == truth.channels
