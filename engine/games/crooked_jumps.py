@@ -123,6 +123,25 @@ class RemovalPuzzle(Game):
     def steps(self, mask: int) -> Iterator[Step]:
         """Every legal move of the position ``mask``, as bit indices."""
 
+    @cached_property
+    def neighbour_masks(self) -> tuple[int, ...]:
+        """For each intersection, the bitset of its neighbours along the lines."""
+        return tuple(mask_of(self.index[q] for q in self.line_board.neighbours[p]) for p in self.locations)
+
+    @cached_property
+    def centre_distance(self) -> tuple[float, ...]:
+        return tuple(0.0 if p == CENTER else self.line_board.radius(p) for p in self.locations)
+
+    def stranded(self, mask: int) -> int:
+        """How many pieces have no piece next to them: none of them can move or be taken until one comes."""
+        count, pieces, near = 0, mask, self.neighbour_masks
+        while pieces:
+            low = pieces & -pieces
+            if not mask & near[low.bit_length() - 1]:
+                count += 1
+            pieces ^= low
+        return count
+
     def is_goal(self, mask: int) -> bool:
         return mask == 1 << self.goal
 

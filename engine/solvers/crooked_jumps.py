@@ -89,13 +89,19 @@ class RemovalSearch:
         self.positions += 1
         if self.positions % CHECK_EVERY == 0:
             self._tick()
-        for step in self.game.steps(mask):
-            start, to, removed = step
+        for step, child in self._ordered(mask):
             self.path.append(step)
-            if self._dfs(mask ^ (1 << start) ^ (1 << to) ^ (1 << removed)):
+            if self._dfs(child):
                 return True
             self.path.pop()
         return False
+
+    def _ordered(self, mask: int) -> list[tuple[Step, int]]:
+        """The moves, most promising first: fewest stranded pieces after, then landing nearest the centre."""
+        game = self.game
+        children = [(step, mask ^ (1 << step[0]) ^ (1 << step[1]) ^ (1 << step[2])) for step in game.steps(mask)]
+        children.sort(key=lambda sc: (game.stranded(sc[1]), game.centre_distance[sc[0][1]]))
+        return children
 
     def _tick(self) -> None:
         now = time.monotonic()
@@ -157,6 +163,9 @@ def solve_removal(state: State, time_limit: float, progress: ProgressCallback | 
         explanation = (f"no solution: every position reachable from the start was examined ({searched}) and "
                        f"none leaves one piece{' in the centre' if game.centre_required else ''}; the best "
                        f"leaves {best}")
+    elif game.is_success(report.best_mask):
+        explanation = (f"all but one piece taken off, leaving {best}; no way to leave it in the centre found "
+                       f"within {time_limit:g} s (search not finished: {searched})")
     else:
         explanation = (f"no solution found within {time_limit:g} s (search not finished: {searched}); "
                        f"the best found leaves {best}")
