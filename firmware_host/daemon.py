@@ -18,13 +18,25 @@ from engine.core import Game, IllegalMoveError, Move, State
 from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.journal import Journal
 from firmware_host.notify import Notifier
-from firmware_host.observer import Observer
+from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, hex_colour
 from firmware_host.scanner import Scanner
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback
 from wiring.model import Wiring
 
 Subscriber = Callable[[dict[str, Any]], None]
+
+
+def _check_wiring(wiring: Wiring, game: Game) -> dict[str, Any]:
+    """The game board's places, once the wiring is known to be for that board."""
+    board = game.board
+    places = getattr(board, "places", board.locations)
+    unknown = sorted(set(wiring.channels.values()) - set(places))
+    if wiring.board != board.name or unknown:
+        raise WiringMismatchError(f"the wiring is for board {wiring.board!r} but {game.name} is played on "
+                                  f"{board.name!r}; give [board] wiring a wiring file made for {board.name!r}"
+                                  + (f" (unknown locations: {', '.join(unknown[:5])})" if unknown else ""))
+    return places
 
 
 @dataclass(frozen=True)
@@ -49,15 +61,9 @@ class Daemon:
         self.clock = clock
         self.loop = loop
         self.notifier = notifier or Notifier("")
+        game = state_or_game.game if isinstance(state_or_game, State) else state_or_game
+        places = _check_wiring(wiring, game)
         self.state = self._opening_state(state_or_game)
-        board = self.state.game.board
-        places = getattr(board, "places", board.locations)
-        missing = sorted(set(wiring.channels.values()) - set(places))
-        if wiring.board != board.name or missing:
-            from firmware_host.observer import WiringMismatchError
-            raise WiringMismatchError(f"the wiring is for board {wiring.board!r} (locations such as {missing[:3]}) "
-                                      f"but {self.state.game.name} is played on {board.name!r}; "
-                                      "give [board] wiring the matching file")
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -71,6 +77,7 @@ class Daemon:
         self._dice = ""
         self._note = ""
         self._shown: tuple[Any, ...] = ()
+        self._colours: dict[str, tuple[int, int, int]] = {}
         self.current_ma = 0.0
         self._stop = False
         self._position_changed(clock(), restoring=True)
@@ -153,13 +160,13 @@ class Daemon:
         """A button: confirm and hint first serve moves awaiting confirmation, then the game's own button moves."""
         now = self.clock() if now is None else now
         tracker = self.tracker
-        if button == "confirm" and (plan := tracker.confirm()) is not None:
-            self._accept(plan, now)
-        elif button == "hint" and tracker.next_candidate():
-            pass
+        if button in ("confirm", "hint") and tracker.view.status is Status.CONFIRM:
+            if button == "confirm":
+                self._accept(tracker.confirm(), now)
+            else:
+                tracker.next_candidate()
         elif button in tracker.expectation.buttons:
-            move = tracker.expectation.buttons[button]
-            self._accept(Plan(move, self.state.footprint(move), frozenset(), frozenset()), now)
+            self._accept(Plan.unseen(self.state, tracker.expectation.buttons[button]), now)
         elif button == "undo":
             self._undo(now)
         elif button == "new_game":
@@ -172,7 +179,7 @@ class Daemon:
         move = self.state.parse_move(text)
         if self.state.footprint(move).changes:
             raise IllegalMoveError(f"{text!r} moves pieces: make it on the board")
-        self._accept(Plan(move, self.state.footprint(move), frozenset(), frozenset()), now)
+        self._accept(Plan.unseen(self.state, move), now)
         self._present(now)
         return move
 
@@ -200,7 +207,7 @@ class Daemon:
         rolled = self.hal.dice.roll([(str(move), probability) for move, probability in outcomes])
         if rolled is not None:
             move = self.state.parse_move(rolled)
-            self._accept(Plan(move, self.state.footprint(move), frozenset(), frozenset()), now)
+            self._accept(Plan.unseen(self.state, move), now)
 
     def _accept(self, plan: Plan, now: float) -> None:
         """Journal first, then the engine, then the new expectation."""
@@ -214,8 +221,8 @@ class Daemon:
             self.state.push(move)
             if rolled:
                 self._dice = str(move)
-            if plan.reading:
-                self._last_move = frozenset(loc for loc, _ in plan.reading)
+            if plan.locations:
+                self._last_move = plan.locations
             self._note = self.tracker.view.note if plan.locations else ""
         outcome = self.state.outcome()
         if outcome is not None:

@@ -56,9 +56,10 @@ class Plan:
     #: Every location the move changes, seen by the sensors or not.
     locations: frozenset[str]
 
-    @property
-    def after(self) -> dict[str, Observation]:
-        return dict(self.reading)
+    @classmethod
+    def unseen(cls, state: State, move: Move) -> Plan:
+        """A move made by a button, the dice or its notation: nothing for the sensors to read."""
+        return cls(move, state.footprint(move), frozenset(), frozenset())
 
 
 class Status(str, Enum):
