@@ -13,7 +13,7 @@ import pytest
 from firmware_host.config import load_config
 
 SYSTEMD = Path(__file__).parents[2] / "systemd"
-INSTALLED_COMMAND = "/opt/gameboard/venv/bin/gameboard"
+INSTALLED_COMMAND = "/opt/gameboard/bin/gameboard"
 
 
 def unit() -> configparser.ConfigParser:
