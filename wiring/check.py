@@ -40,11 +40,12 @@ def _location_problems(wiring: Wiring, board: Board, line_of: LineOf) -> list[Pr
     mapped = set(wiring.channels.values())
     problems = []
     for location in board.locations:
-        if location not in mapped:
+        written = line_of("locations", location) != line_of("locations")
+        if location not in mapped and not written:  # a written line without a usable channel is reported as read
             problems.append(Problem(line_of("locations", location), (
                 f"location {location} has no sensor channel; add `{location} = {{ channel = N, leds = [[strip, index]] }}`"
                 " or run `gameboard calibrate`")))
-        elif not wiring.leds.get(location):
+        elif location in mapped and not wiring.leds.get(location):
             problems.append(Problem(line_of("locations", location), (
                 f"location {location} has no LED; give it `leds = [[strip, index]]`")))
     for location in sorted(mapped.union(wiring.leds) - set(board.locations)):

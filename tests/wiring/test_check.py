@@ -32,7 +32,6 @@ def test_every_mapping_problem_is_listed_with_its_line(tmp_path: Path) -> None:
     expected = [
         (line_of(text, "[locations]"), "location p2 has no sensor channel; add `p2 = { channel = N"),
         (line_of(text, "p3 ="), f"p3: channel 0 already reads p1 (line {line_of(text, 'p1 =')}); each channel reads one location"),
-        (line_of(text, "p3 ="), "location p3 has no sensor channel"),
         (line_of(text, "p5 ="), "p5: LED [0, 3] already lights p4; each LED lights one location"),
         (line_of(text, "p6 ="), "p6: LED 24 is past the end of strip 0, which has 24 LEDs"),
         (line_of(text, "p7 ="), "p7: strip 1 does not exist; [leds] strips lists 1 strip(s)"),

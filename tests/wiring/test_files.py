@@ -82,7 +82,6 @@ def test_wrong_entries_are_all_listed_with_their_lines(tmp_path: Path) -> None:
         (line("colour"), "unknown key 'colour'; the file holds format, board, sensors"),
         (line("kind"), "kind = 'magnetic'; use \"presence\" or \"analog\""),
         (line("p3 ="), "p3: channel = 'two'; give the sensor channel number (0 or more)"),
-        (line("p3 ="), "location p3 has no sensor channel"),
         (line("p4 ="), "p4: unknown key 'led'; a location has `channel` and `leds`"),
         (line("p4 ="), "location p4 has no LED; give it `leds = [[strip, index]]`"),
         (line("p5 ="), "p5: leds = [0, 4]; give a list of [strip, index] pairs, e.g. [[0, 12]]"),
