@@ -112,3 +112,39 @@ def test_key_lines_reads_headers_keys_inline_tables_and_skips_multiline_strings(
     lines = key_lines(text)
     assert lines == {"game": 1, "game.name": 2, "game.note": 3, "game.options": 6,
                      "game.options.players": 6, "game.options.rule set": 6, "leds.extra": 7, "leds.extra.k": 8}
+
+
+MOCK = """\
+[game]
+name = "toy"
+[sensors]
+driver = "mock"
+board = "squareoff"
+[leds]
+driver = "mock"
+board = "squareoff"
+[buttons]
+driver = "mock"
+board = "squareoff"
+[dice]
+seed = 3
+"""
+
+
+def test_open_hal_builds_the_configured_drivers(write_config) -> None:
+    from hal.dice import RandomDice
+    hal = load_config(write_config(MOCK)).open_hal()
+    assert hal.sensors.channels == 24 and hal.leds.strip_lengths == (24,)
+    assert hal.buttons is not None and isinstance(hal.dice, RandomDice)
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "mock"\nboard = "chess"\n[leds]', r":5: sensors\.board: "),
+    ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "mock"\nboard = "squareoff"\ncolour = 1\n[leds]',
+     r":6: sensors\.colour: "),
+    ('[leds]\ndriver = "mock"', '[leds]\ndriver = "laser"', r":7: leds\.driver: driver: no LED driver 'laser'"),
+])
+def test_a_bad_driver_option_names_its_line(write_config, old: str, new: str, expected: str) -> None:
+    assert old in MOCK
+    with pytest.raises(ConfigError, match=expected):
+        load_config(write_config(MOCK.replace(old, new, 1))).open_hal()
