@@ -14,7 +14,7 @@ from collections.abc import Callable
 from engine.boards import load_board
 from hal.mock import MockBoard
 from wiring.calibrate import CARRY_ON, MOVE, QUIT, READ, SKIP, YES, Ask
-from wiring.model import Wiring, straight_wiring
+from wiring.model import ChannelCalibration, ClassBand, Wiring, straight_wiring
 
 #: Where the tests' analog pieces come from: piece code -> magnet class.
 CLASSES = {"black": "north", "white": "south"}
@@ -35,9 +35,13 @@ def scrambled_wiring(board_name: str, *, seed: int = 1, spare_channels: int = 0,
     for name, position in zip(names, led_order):
         strip = max(s for s in range(strips) if starts[s] <= position)
         leds[name] = ((strip, position - starts[strip]),)
-    return Wiring(board=board_name, sensing=sensing, channels=dict(zip(channels, names)), leds=leds,
-                  strip_lengths=tuple(lengths), piece_classes=dict(piece_classes or {}),
-                  sensor_channels=len(names) + spare_channels)
+    wiring = Wiring(board=board_name, sensing=sensing, channels=dict(zip(channels, names)), leds=leds,
+                    strip_lengths=tuple(lengths), piece_classes=dict(piece_classes or {}),
+                    sensor_channels=len(names) + spare_channels)
+    if sensing == "analog":  # the mock reads its magnet model; these only make the file pass the check
+        bands = tuple(ClassBand(name, 600.0 + 100 * n, 650.0 + 100 * n) for n, name in enumerate(wiring.classes))
+        wiring.calibration = {channel: ChannelCalibration(512.0, bands) for channel in wiring.channels}
+    return wiring
 
 
 def starting_wiring(board_name: str, truth: Wiring) -> Wiring:

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from engine.registry import game_class
 from firmware_host.commands.calibrate import calibrate_with, opened_hal
 from firmware_host.config import load_config
@@ -24,6 +26,7 @@ from wiring.files import load_wiring, save_wiring
 from .person import ScriptedPerson, scrambled_wiring
 
 HANDS = Path(__file__).parents[1] / "daemon" / "hands.py"
+PLIES = 20
 
 
 def hands_module() -> ModuleType:
@@ -47,30 +50,36 @@ def write_config(folder: Path, game: str, truth: Path) -> Path:
     return path
 
 
-def test_a_scrambled_board_is_calibrated_then_plays_a_game(tmp_path: Path) -> None:
-    truth = scrambled_wiring("squareoff", seed=8, spare_channels=8, strips=2)
+@pytest.mark.parametrize(("game", "sensing", "classes"), [
+    ("squareoff", "presence", None),
+    ("hexover", "analog", {"white": "north", "black": "south"}),  # flips seen by the class readings
+])
+def test_a_scrambled_board_is_calibrated_then_plays_a_game(tmp_path: Path, game: str, sensing: str,
+                                                           classes: dict[str, str] | None) -> None:
+    board = game_class(game)().board_name
+    truth = scrambled_wiring(board, seed=8, spare_channels=8, strips=2, sensing=sensing, piece_classes=classes)
     save_wiring(tmp_path / "truth.toml", truth)
-    config = load_config(write_config(tmp_path, "squareoff", tmp_path / "truth.toml"))
+    config = load_config(write_config(tmp_path, game, tmp_path / "truth.toml"))
     mock = shared_mock_board(config.sensors.options)
 
     with opened_hal(config) as hal:
-        result = calibrate_with(config, hal.sensors, hal.leds, ScriptedPerson(mock))
+        result = calibrate_with(config, hal.sensors, hal.leds, ScriptedPerson(mock), classes=classes)
     assert result.problems == []
     calibrated = load_wiring(tmp_path / "wiring.toml")
     assert (calibrated.channels, calibrated.leds) == (truth.channels, truth.leds)
 
-    mock.set_contents({})  # the person clears the calibration piece away before the game
     hands = hands_module()
     clock = ManualClock()
+    reference = game_class(game)().new_initial_state()
+    mock.set_contents(reference.contents())  # the person clears the calibration piece and sets up the game
     daemon = Daemon.from_config(config, clock)
     person = hands.Hands(daemon, mock, clock, seed=2)
-    reference = daemon.state.clone()
     rng = random.Random(5)
     person.run(0.05)
-    while not reference.is_terminal() and len(reference.history) < 24:
+    while not reference.is_terminal() and len(reference.history) < PLIES:
         move = hands.pick(reference, rng)
         person.play(daemon.state, move)
         reference.push(move)
-    assert len(reference.history) == 24
+    assert len(reference.history) == PLIES
     assert daemon.state.position() == reference.position()
     daemon.close()
