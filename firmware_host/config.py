@@ -216,9 +216,11 @@ class Config:
             try:
                 return opener(section.driver, section.options)
             except DriverOptionError as exc:
-                key = exc.key if exc.key in section.options or exc.key == "driver" else ""
-                where = f"{section.section}.{key}" if key else section.section
-                raise _error(self.path, self.lines, where, str(exc)) from None
+                if exc.key in section.options or exc.key == "driver":
+                    where, problem = f"{section.section}.{exc.key}", str(exc).removeprefix(f"{exc.key}: ")
+                else:
+                    where, problem = section.section, str(exc)
+                raise _error(self.path, self.lines, where, problem) from None
 
         sensors = opened(self.sensors, registry.open_sensors)
         leds = opened(self.leds, registry.open_leds)

@@ -142,7 +142,7 @@ def test_open_hal_builds_the_configured_drivers(write_config) -> None:
     ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "mock"\nboard = "chess"\n[leds]', r":5: sensors\.board: "),
     ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "mock"\nboard = "squareoff"\ncolour = 1\n[leds]',
      r":6: sensors\.colour: "),
-    ('[leds]\ndriver = "mock"', '[leds]\ndriver = "laser"', r":7: leds\.driver: driver: no LED driver 'laser'"),
+    ('[leds]\ndriver = "mock"', '[leds]\ndriver = "laser"', r":7: leds\.driver: no LED driver 'laser'"),
 ])
 def test_a_bad_driver_option_names_its_line(write_config, old: str, new: str, expected: str) -> None:
     assert old in MOCK
