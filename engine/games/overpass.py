@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -151,6 +151,9 @@ class ReturnCenter(Move):
 
 ROLLS: tuple[tuple[Roll, float], ...] = tuple(
     (Roll(low, high), (1 if low == high else 2) / 36) for low in DIE_FACES for high in DIE_FACES if low <= high)
+
+#: The moves of the phases that do not depend on the board.
+PHASE_MOVES: dict[str, tuple[Move, ...]] = {ENTER: (Enter(),), ROLL: tuple(roll for roll, _ in ROLLS), OVER: ()}
 
 
 # -- data ---------------------------------------------------------------------
@@ -315,8 +318,10 @@ class OverPassState(State):
         self.phase = phase
         self.roll = roll
         self.budget = budget
-        #: The turn moves of this position, kept until it changes (the daemon and ``apply`` ask twice).
+        #: The turn moves of this position and their notations, kept until it changes: the
+        #: daemon, ``apply`` and a search ask for them again and again.
         self._moves: list[Move] | None = None
+        self._by_text: dict[str, Move] | None = None
 
     # -- whose turn ------------------------------------------------------------
 
@@ -346,14 +351,14 @@ class OverPassState(State):
         return list(ROLLS) if self.phase == ROLL else []
 
     def generate_moves(self) -> Iterator[Move]:
-        if self.phase == ENTER:
-            yield Enter()
-        elif self.phase == ROLL:
-            yield from (roll for roll, _ in ROLLS)
-        elif self.phase == MOVE:
-            if self._moves is None:
-                self._moves = self._turn_moves()
-            yield from self._moves
+        return iter(self._legal())
+
+    def _legal(self) -> Sequence[Move]:
+        if self.phase != MOVE:
+            return PHASE_MOVES[self.phase]
+        if self._moves is None:
+            self._moves = self._turn_moves()
+        return self._moves
 
     def _turn_moves(self) -> list[Move]:
         tables, cells, budget = self.game.tables, self.cells, self.budget
@@ -409,15 +414,16 @@ class OverPassState(State):
 
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text``; a Slide that an Over-Pass also makes names the Over-Pass."""
-        try:
-            return super().parse_move(text)
-        except IllegalMoveError:
-            kind, _, rest = text.strip().partition(" ")
-            cheaper = f"O {rest}"
-            if kind == "S" and any(str(m) == cheaper for m in self.legal_moves):
-                raise IllegalMoveError(f"{text.strip()!r}: an Over-Pass makes the same move for 1 point: "
-                                       f"{cheaper}") from None
-            raise
+        if self._by_text is None:
+            self._by_text = {str(move): move for move in self._legal()}
+        text = text.strip()
+        move = self._by_text.get(text)
+        if move is not None:
+            return move
+        kind, _, rest = text.partition(" ")
+        if kind == "S" and f"O {rest}" in self._by_text:
+            raise IllegalMoveError(f"{text!r}: an Over-Pass makes the same move for 1 point: O {rest}")
+        return super().parse_move(text)  # not legal: raises with the reason
 
     def footprint(self, move: Move) -> Footprint:
         cells = self.cells
@@ -441,14 +447,15 @@ class OverPassState(State):
 
     def _snapshot(self) -> Any:
         return (self.cells.copy(), self.reserve.copy(), self.home.copy(),
-                self.turn, self.phase, self.roll, self.budget)
+                self.turn, self.phase, self.roll, self.budget, self._moves, self._by_text)
 
     def _restore(self, snapshot: Any) -> None:
-        self._moves = None
-        (self.cells, self.reserve, self.home, self.turn, self.phase, self.roll, self.budget) = snapshot
+        """Back to the saved position, with its moves if they were listed (a search pops a lot)."""
+        (self.cells, self.reserve, self.home, self.turn, self.phase, self.roll, self.budget,
+         self._moves, self._by_text) = snapshot
 
     def _play(self, move: Move) -> None:
-        self._moves = None
+        self._moves = self._by_text = None
         cells = self.cells
         self.budget -= move.cost
         if isinstance(move, (OverPassMove, Slide)):
