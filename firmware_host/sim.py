@@ -1,0 +1,248 @@
+"""The simulator: the real daemon on the mock board, played by clicks instead of hands.
+
+A ``SimSession`` owns a ``MockBoard`` (the physical board), the ``Daemon`` that
+watches it, and the person's hands: clicking a piece lifts it, clicking a place puts
+the most recently lifted piece (that did not come from there) down, as on the
+wooden board.  Nothing here tells the daemon what was meant: it sees only the
+sensors, exactly as on a Pi.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.core import Game
+from engine.draw import Overlay, svg
+from engine.errors import GameboardError
+from engine.registry import available_games, game_class
+from firmware_host.config import Hal, LoopConfig
+from firmware_host.daemon import Daemon
+from firmware_host.journal import Journal
+from hal.base import BUTTONS
+from hal.dice import EnteredDice, RandomDice
+from hal.mock import MockBoard, Noise
+from wiring.model import straight_wiring
+
+BUTTON_LABELS = {"end_turn": "End turn", "confirm": "Confirm", "undo": "Undo", "new_game": "New game",
+                 "hint": "Next choice"}
+
+#: How often the simulator steps the daemon (the Pi's default scan rate).
+STEP_HZ = 200
+
+
+class SimError(GameboardError, ValueError):
+    """An action the simulated hands cannot do; the message says why."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """A piece in hand, and where it was lifted from (None: taken from the box)."""
+
+    piece: str
+    origin: str | None
+
+
+def split_stack(content: str) -> list[str]:
+    """The pieces of a location's content ("red+blue" holds two)."""
+    return content.split("+")
+
+
+def join_stack(pieces: list[str]) -> str:
+    return "+".join(sorted(pieces))
+
+
+class SimSession:
+    """One simulated board: a game, its daemon, and a person's hands."""
+
+    def __init__(self, game: str, options: dict[str, Any] | None = None, *, journal: Path,
+                 noise: bool = False, entered_dice: bool = False, seed: int | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.journal_path = journal
+        self.entered_dice = entered_dice
+        self.seed = seed
+        self.clock = clock
+        self.noise = noise
+        self._event = asyncio.Event()
+        self.daemon: Daemon | None = None
+        self.start(game, options or {})
+
+    # -- set-up -------------------------------------------------------------------------
+
+    def start(self, name: str, options: dict[str, Any]) -> None:
+        """Start (or resume from the journal) a game on a fresh mock board."""
+        game: Game = game_class(name)(**options)
+        if self.daemon is not None:
+            self.daemon.journal.close()
+        self.wiring = straight_wiring(game.board)
+        self.mock = MockBoard(self.wiring, clock=self.clock, seed=self.seed or 0,
+                              noise=Noise.realistic() if self.noise else None)
+        self.dice = EnteredDice() if self.entered_dice else RandomDice(self.seed)
+        hal = Hal(self.mock.sensors, self.mock.leds, self.mock.buttons, self.dice)
+        # The board starts as the game expects: the person has set it up.
+        daemon = Daemon(game, hal, self.wiring, Journal(self.journal_path), self.clock, loop=LoopConfig())
+        self.mock.set_contents(daemon.state.contents())
+        self.hand: list[Held] = []
+        self.daemon = daemon
+        daemon.subscribe(lambda snapshot: self._changed())
+        self._changed()
+
+    # -- the loop -----------------------------------------------------------------------
+
+    def step(self) -> None:
+        self.daemon.step()
+
+    async def run(self) -> None:
+        """Step the daemon at the scan rate until cancelled."""
+        period = 1.0 / STEP_HZ
+        while True:
+            self.step()
+            await asyncio.sleep(period)
+
+    def changed(self) -> asyncio.Event:
+        return self._event
+
+    def _changed(self) -> None:
+        self._event.set()
+        self._event = asyncio.Event()
+
+    # -- actions --------------------------------------------------------------------------
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Carry out one action from the page."""
+        kind = action.get("type")
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "click": self._click, "flip": self._flip, "take": self._take, "drop": self._drop,
+            "button": self._button, "dice": self._dice, "noise": self._noise, "new_game": self._new_game,
+            "play": self._play,
+        }
+        if kind not in handlers:
+            raise SimError(f"unknown action {kind!r}; actions: {', '.join(handlers)}")
+        handlers[kind](action)
+        self.step()
+        self._changed()
+
+    def _location(self, action: dict[str, Any]) -> str:
+        location = action.get("loc")
+        if location not in self.wiring.channel_of:
+            raise SimError(f"{location!r} is not a location of this board")
+        return location
+
+    def _click(self, action: dict[str, Any]) -> None:
+        """Lift the piece here, or put one down: a click on an occupied place with a
+        piece in hand from elsewhere stacks it only where the game stacks pieces."""
+        location = self._location(action)
+        content = self.mock.contents.get(location)
+        placeable = [held for held in self.hand if held.origin != location]
+        if content is None:
+            if not self.hand:
+                raise SimError("nothing in hand: click a piece to lift it, or take one from the box")
+            held = placeable[-1] if placeable else self.hand[-1]
+            self.hand.remove(held)
+            self.mock.place(location, held.piece)
+        elif placeable and self._stacks(location):
+            held = placeable[-1]
+            self.hand.remove(held)
+            self.mock.lift(location)
+            self.mock.place(location, join_stack(split_stack(content) + [held.piece]))
+        else:
+            pieces = split_stack(self.mock.lift(location))
+            piece = pieces.pop()
+            if pieces:
+                self.mock.place(location, join_stack(pieces))
+            self.hand.append(Held(piece, location))
+
+    def _stacks(self, location: str) -> bool:
+        """Whether a location holds several pieces side by side (Pawns Crossing's tiles)."""
+        return self.daemon.state.game.board.locations[location].kind == "tile"
+
+    def _flip(self, action: dict[str, Any]) -> None:
+        """Turn a piece over: the next piece code of the game (Hexover's black and white)."""
+        location = self._location(action)
+        content = self.mock.contents.get(location)
+        if content is None or "+" in content:
+            raise SimError(f"there is no single piece on {location} to turn over")
+        codes = list(self.daemon.state.game.pieces)
+        self.mock.flip(location, codes[(codes.index(content) + 1) % len(codes)])
+
+    def _take(self, action: dict[str, Any]) -> None:
+        piece = action.get("piece")
+        if piece not in self.daemon.state.game.pieces:
+            raise SimError(f"the box holds no {piece!r} pieces")
+        self.hand.append(Held(piece, None))
+
+    def _drop(self, action: dict[str, Any]) -> None:
+        """Put the last piece in hand away, off the board (exits, captures, bear-offs)."""
+        if not self.hand:
+            raise SimError("nothing in hand to put away")
+        self.hand.pop()
+
+    def _button(self, action: dict[str, Any]) -> None:
+        name = action.get("name")
+        if name not in BUTTONS:
+            raise SimError(f"no button {name!r}; buttons: {', '.join(BUTTONS)}")
+        self.mock.buttons.press(name)
+
+    def _dice(self, action: dict[str, Any]) -> None:
+        if not isinstance(self.dice, EnteredDice):
+            raise SimError("the daemon rolls the dice here; start with --entered-dice to enter them")
+        self.dice.enter(str(action.get("text", "")))
+
+    def _play(self, action: dict[str, Any]) -> None:
+        """A move no sensor or button makes (a claim, a declaration), by its notation."""
+        self.daemon.play(str(action.get("text", "")))
+
+    def _noise(self, action: dict[str, Any]) -> None:
+        self.noise = bool(action.get("on"))
+        self.mock.noise = Noise.realistic() if self.noise else Noise()
+
+    def _new_game(self, action: dict[str, Any]) -> None:
+        options = action.get("options") or {}
+        if not isinstance(options, dict):
+            raise SimError('options are a JSON object, e.g. {"players": 2}')
+        self.start(str(action.get("game")), options)
+
+    # -- what the page shows ------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        daemon = self.daemon
+        state = daemon.state
+        game = state.game
+        snapshot = daemon.snapshot()
+        leds = {loc: colour for loc in self.wiring.channel_of
+                if any(colour := self.mock.leds.location_colour(loc))}
+        overlay = Overlay(pieces={k: v for k, v in self.mock.contents.items() if v}, leds=leds,
+                          piece_colours=game.pieces)
+        offered = set(snapshot["buttons"])
+        turn = ""
+        if not state.is_terminal() and not state.is_chance_node():
+            turn = game.player_name(state.current_player)
+            piece = state.turn_piece()
+            if piece and piece not in turn:
+                turn += f" ({piece})"
+        return {
+            "title": f"{game.title}",
+            "game": game.name,
+            "games": [{"name": name, "title": cls.title} for name, cls in available_games().items()],
+            "svg": svg(game.board, overlay, width=760),
+            "turn": turn,
+            "turn_colour": game.pieces.get(state.turn_piece() or "", ""),
+            "dice": snapshot["dice"],
+            "status": snapshot["status_text"] + (f" - {snapshot['note']}" if snapshot["note"] else ""),
+            "buttons": [{"name": name, "label": BUTTON_LABELS[name], "enabled": name in offered,
+                         "action": {"type": "button", "name": name}} for name in BUTTONS]
+                       + [{"name": text, "label": text, "enabled": True, "action": {"type": "play", "text": text}}
+                          for text in snapshot["moves"]],
+            "dice_entry": self.entered_dice and state.is_chance_node(),
+            "hand": [held.piece for held in self.hand],
+            "tray": list(game.pieces),
+            "piece_colours": game.pieces,
+            "noise": self.noise,
+            "log": snapshot["history"],
+            "daemon": {key: snapshot[key] for key in ("status", "expected", "observed", "leds", "lifted",
+                                                       "destinations", "candidates", "current_ma", "outcome")},
+        }

@@ -1,0 +1,90 @@
+"""The simulator page in headless Chromium: an opening turn of Over-Pass played by clicks."""
+
+import shutil
+import time
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+playwright = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)")
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--headless=new"]
+
+
+@pytest.fixture
+def page():
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        yield page
+        browser.close()
+
+
+def led(page, location):
+    """The LED colour the page shows at a location, or None."""
+    ring = page.locator(f'#board g[data-loc="{location}"] circle.led')
+    return ring.get_attribute("stroke") if ring.count() else None
+
+
+def wait_for_history(served, length, timeout=10.0):
+    """Wait (in real time: the daemon needs its settle time) for the game to reach ``length`` moves."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if served.call(lambda: len(served.session.daemon.state.history)) >= length:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"history stayed at {served.session.daemon.state.history}")
+
+
+def wait_for(served, condition, timeout=10.0):
+    """The daemon's snapshot once ``condition(snapshot)`` holds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        snapshot = served.call(served.session.daemon.snapshot)
+        if condition(snapshot):
+            return snapshot
+        time.sleep(0.02)
+    raise AssertionError(f"the daemon never got there: {snapshot['status_text']}")
+
+
+def test_opening_turn_of_overpass_by_clicks(served, page):
+    sim = served("overpass", {"players": 2}, seed=7)
+    page.goto(sim.url)
+    page.wait_for_selector("#board svg")
+    wait_for(sim, lambda s: s["status"] == "ready")  # the pieces set up are seen and settled
+    state = sim.session.daemon.state
+    mover = state.turn_piece()
+    assert page.locator("#turn").inner_text().startswith(state.game.player_name(state.current_player))
+
+    # Take the turn's piece from the box and put it on the Center Square.
+    page.click(f'#tray button[data-piece="{mover}"]')
+    page.wait_for_selector(f'#hand [data-piece="{mover}"]')
+    page.click('#board g[data-loc="center"]')
+    wait_for_history(sim, 2)  # the entry, then the daemon's roll
+    assert [str(m) for m in state.history][0] == "enter"
+    assert str(state.history[1]).startswith("roll ")
+    page.wait_for_function("document.querySelector('#dice').textContent.startsWith('roll')")
+
+    # Lift the piece: the LEDs light where it may go.
+    page.click('#board g[data-loc="center"]')
+    snapshot = wait_for(sim, lambda s: "center" in s["lifted"])
+    destinations = snapshot["destinations"]
+    assert destinations, "lifting the piece lights its destinations"
+    for location in destinations:
+        page.wait_for_selector(f'#board g[data-loc="{location}"] circle.led')
+        assert led(page, location) == snapshot["leds"][location].replace("#", "rgb") or led(page, location)
+    target = destinations[0]
+    page.click(f'#board g[data-loc="{target}"]')
+    wait_for_history(sim, 3)
+    assert str(state.history[2]).endswith(target)
+    assert state.contents()["center"] is None and state.contents()[target] == mover
+
+    # End the turn with the button: the other player is to move.
+    page.wait_for_selector('#buttons button[data-button="end_turn"]:not([disabled])')
+    page.click('#buttons button[data-button="end_turn"]')
+    wait_for_history(sim, 4)
+    assert str(state.history[3]) == "end"
+    assert state.turn_piece() != mover
+    page.wait_for_function(f"!document.querySelector('#turn').textContent.includes('({mover})')")
