@@ -25,8 +25,8 @@ import threading
 import time
 from pathlib import Path
 
-from engine.registry import game_class
 from engine.core import State
+from engine.registry import game_class
 from firmware_host.config import Hal, LoopConfig
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal

@@ -83,10 +83,12 @@ SECTIONS: dict[str, dict[str, Setting]] = {
         "options": Setting((dict,), {}, "write the game's options as a table, e.g. options = { players = 2 }"),
     },
     "board": {
-        "wiring": Setting((str,), None, 'give the wiring file, e.g. wiring = "wiring.toml" (made by `gameboard calibrate`)'),
+        "wiring": Setting((str,), None,
+                          'give the wiring file, e.g. wiring = "wiring.toml" (made by `gameboard calibrate`)'),
     },
     "dice": {
-        "mode": Setting((str,), "daemon", 'use mode = "daemon" (the board rolls) or mode = "entered" (players roll and enter)',
+        "mode": Setting((str,), "daemon",
+                        'use mode = "daemon" (the board rolls) or mode = "entered" (players roll and enter)',
                         lambda v: v in ("daemon", "entered")),
         "seed": Setting((int,), None, "use a whole number, e.g. seed = 7 (only for repeatable test games)"),
     },
@@ -95,7 +97,8 @@ SECTIONS: dict[str, dict[str, Setting]] = {
                            _number(1, 2000)),
         "debounce_ms": Setting(NUMBER, 15.0, "use 0 to 1000 ms; reed switches need about 5, e.g. debounce_ms = 15",
                                _number(0, 1000)),
-        "settle_ms": Setting(NUMBER, 400.0, "use 0 to 10000 ms; longer than a bumped piece stays off, e.g. settle_ms = 400", _number(0, 10_000)),
+        "settle_ms": Setting(NUMBER, 400.0, "use 0 to 10000 ms, longer than a bumped piece stays off, e.g. 400",
+                             _number(0, 10_000)),
         "out_of_sync_ms": Setting(NUMBER, 3000.0, "use 100 to 600000 ms, e.g. out_of_sync_ms = 3000",
                                   _number(100, 600_000)),
         "blink_ms": Setting(NUMBER, 400.0, "use 50 to 5000 ms, e.g. blink_ms = 400", _number(50, 5000)),
@@ -115,7 +118,8 @@ DRIVER_SETTINGS: dict[str, dict[str, Setting]] = {
                                      _number(0, 100_000, low_open=True)),
         "ma_per_led": Setting(NUMBER, 60.0, "use the milliamps one full-white LED draws: about 60 for a WS2812",
                               _number(0, 1000, low_open=True)),
-        "dice_locations": Setting((list,), [], 'list the locations whose LEDs show the dice, e.g. ["f90", "f91", "f92"]',
+        "dice_locations": Setting((list,), [],
+                                  'list the locations whose LEDs show the dice, e.g. ["f90", "f91", "f92"]',
                                   lambda v: all(isinstance(item, str) for item in v)),
     },
     "buttons": {},
@@ -257,7 +261,8 @@ def parse_config(text: str, path: Path) -> Config:
             raise _error(path, lines, section, f"unknown section [{section}]; the sections are "
                          f"{', '.join(f'[{s}]' for s in known)}")
         if not isinstance(body, dict):
-            raise _error(path, lines, section, f"must be a section: write [{section}] on its own line and keys under it")
+            raise _error(path, lines, section,
+                         f"must be a section: write [{section}] on its own line and keys under it")
     for section in REQUIRED_SECTIONS:
         if section not in data:
             raise ConfigError(f"{path}: the [{section}] section is missing; add it"

@@ -49,12 +49,16 @@ class LedSettings:
     dice_locations: tuple[str, ...] = ()
 
 
+DEFAULT_LOOP = LoopConfig()
+DEFAULT_LEDS = LedSettings()
+
+
 class Daemon:
     """One board: its hardware, its game, its journal."""
 
     def __init__(self, state_or_game: State | Game, hal: Hal, wiring: Wiring, journal: Journal,
-                 clock: Callable[[], float] = time.monotonic, *, loop: LoopConfig = LoopConfig(),
-                 leds: LedSettings = LedSettings(), notifier: Notifier | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, *, loop: LoopConfig = DEFAULT_LOOP,
+                 leds: LedSettings = DEFAULT_LEDS, notifier: Notifier | None = None) -> None:
         self.hal = hal
         self.wiring = wiring
         self.journal = journal
@@ -325,7 +329,7 @@ class Daemon:
             "turn_piece": state.turn_piece(),
             "expected": expectation.contents,
             "observed": dict(tracker.observed),
-            "leds": {loc: "#%02x%02x%02x" % colour for loc, colour in self._colours.items()},
+            "leds": {loc: "#{:02x}{:02x}{:02x}".format(*colour) for loc, colour in self._colours.items()},
             "dice": self._dice,
             "current_ma": round(self.current_ma, 1),
             "budget_ma": self.presenter.budget_ma,

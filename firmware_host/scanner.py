@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hal.base import SensorArray
 from firmware_host.observer import Observer
+from hal.base import SensorArray
 from wiring.model import Observation
 
 

@@ -274,7 +274,8 @@ class MoveTracker:
                     others = ", ".join(str(plan.move) for plan in matches if plan is not cheapest)
                     note = f"took {cheapest.move}, the cheapest of the moves that look the same ({others})"
                 return TrackerView(Status.SETTLING, candidates=(cheapest,), note=note)
-        moves = sorted((plan for plan in matches if not isinstance(plan.move, Takeback)), key=lambda plan: str(plan.move))
+        moves = sorted((plan for plan in matches if not isinstance(plan.move, Takeback)),
+                       key=lambda plan: str(plan.move))
         return TrackerView(Status.CONFIRM, candidates=(*moves, *takebacks), selected=self._selected,
                            note="several moves look the same to the sensors: hint picks, confirm makes it")
 

@@ -16,8 +16,9 @@ def default_config() -> Path:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    run = subparsers.add_parser("run", help="run the board daemon",
-                                description="Scan the board, follow the game, light the LEDs; resumes an unfinished game.")
+    run = subparsers.add_parser(
+        "run", help="run the board daemon",
+        description="Scan the board, follow the game, light the LEDs; resumes an unfinished game.")
     run.add_argument("--config", type=Path, default=None,
                      help=f"the configuration file (default: {default_config()})")
     run.add_argument("--check", action="store_true",

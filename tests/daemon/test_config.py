@@ -108,7 +108,8 @@ def test_an_unreadable_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
 
 
 def test_key_lines_reads_headers_keys_inline_tables_and_skips_multiline_strings() -> None:
-    text = '[game]\nname = "x"\nnote = """\nfake = 1\n"""\noptions = { players = 2, "rule set" = "a" }\n[leds.extra]\nk=1\n'
+    text = ('[game]\nname = "x"\nnote = """\nfake = 1\n"""\noptions = { players = 2, "rule set" = "a" }\n'
+            '[leds.extra]\nk=1\n')
     lines = key_lines(text)
     assert lines == {"game": 1, "game.name": 2, "game.note": 3, "game.options": 6,
                      "game.options.players": 6, "game.options.rule set": 6, "leds.extra": 7, "leds.extra.k": 8}
@@ -139,7 +140,8 @@ def test_open_hal_builds_the_configured_drivers(write_config) -> None:
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
-    ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "mock"\nboard = "chess"\n[leds]', r":5: sensors\.board: "),
+    ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "mock"\nboard = "chess"\n[leds]',
+     r":5: sensors\.board: "),
     ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "mock"\nboard = "squareoff"\ncolour = 1\n[leds]',
      r":6: sensors\.colour: "),
     ('[leds]\ndriver = "mock"', '[leds]\ndriver = "laser"', r":7: leds\.driver: no LED driver 'laser'"),

@@ -52,7 +52,8 @@ def test_fixes_show_from_and_to() -> None:
 
 
 def test_the_dice_light_one_led_per_pip_die_by_die() -> None:
-    colours = presenter(dice=[f"p{n}" for n in range(17, 25)]).colours(Scene(TrackerView(Status.READY), dice="roll 3+2"))
+    dice_presenter = presenter(dice=[f"p{n}" for n in range(17, 25)])
+    colours = dice_presenter.colours(Scene(TrackerView(Status.READY), dice="roll 3+2"))
     assert colours == {**dict.fromkeys(["p17", "p18", "p19"], PALETTE["dice_first"]),
                        **dict.fromkeys(["p20", "p21"], PALETTE["dice_second"])}
 
@@ -71,4 +72,5 @@ def test_a_frame_never_draws_more_than_the_budget(colours, brightness: float, bu
     drawn = sum(sum(rgb) for strip in frame for rgb in strip) * (60 / 765)
     assert drawn == pytest.approx(current) and current <= budget
     unlimited, _ = presenter(brightness).frame(colours)
-    assert all(c <= u for strip, free in zip(frame, unlimited) for rgb, top in zip(strip, free) for c, u in zip(rgb, top))
+    pairs = [(rgb, top) for strip, free in zip(frame, unlimited) for rgb, top in zip(strip, free)]
+    assert all(c <= u for rgb, top in pairs for c, u in zip(rgb, top))

@@ -1,10 +1,10 @@
 """A small game on the Square Off board that has every kind of move the daemon must handle.
 
-The real games land over time; this one pins down, today, each shape of footprint the
-tracker meets: a placement from hand, a slide (and a dearer dash with the same footprint), a jump that captures (three locations), a
-Trade (two pieces swap: identical to presence sensors), a flip (a piece changes colour in
-place: invisible to reed switches), a button move (pass = end turn) and a dice roll
-before every turn (a chance node).
+Every shape of footprint the tracker meets, in one small game: a placement from hand, a
+slide (and a dearer dash with the same footprint), a jump that captures (three
+locations), a Trade (two pieces swap: identical to presence sensors), a flip (a piece
+changes colour in place: invisible to reed switches), a button move (pass = end turn)
+and a dice roll before every turn (a chance node).
 """
 
 from __future__ import annotations
@@ -96,11 +96,11 @@ class ToyGame(Game):
     name = "toy"
     title = "Toy"
     board_name = "squareoff"
-    options_spec = {
+    options_spec: ClassVar[dict[str, Option]] = {
         "hand": Option(3, (1, 2, 3, 4), "pieces each player places before sliding"),
         "plies": Option(24, (8, 12, 24, 40), "moves after which the game ends in a draw"),
     }
-    pieces = {"black": "#222222", "white": "#f4f1e8"}
+    pieces: ClassVar[dict[str, str]] = {"black": "#222222", "white": "#f4f1e8"}
 
     @property
     def num_players(self) -> int:
