@@ -11,7 +11,8 @@ from hal.magnets import MagnetModel
 from hal.mock import MockBoard, Noise
 from wiring.calibrate import CARRY_ON, READ, Calibration, CalibrationPaused, Settings
 from wiring.files import load_wiring, read_wiring
-from wiring.progress import progress_path
+from wiring.model import straight_wiring
+from wiring.progress import ProgressFileError, progress_path
 
 from .person import CLASSES, ScriptedPerson, scrambled_wiring, starting_wiring
 
@@ -137,6 +138,30 @@ def test_ctrl_c_keeps_progress_and_a_rerun_continues(tmp_path: Path) -> None:
     assert load_wiring(output).channels == truth.channels
 
 
+# Questions of an analog run: 1 empty board, 24 sensors, 24 LEDs, 2 strips, 5 batches of south pieces.
+@pytest.mark.parametrize("stop_after", [1, 30, 50, 53])
+def test_a_run_stopped_in_any_step_and_resumed_writes_the_same_file(tmp_path: Path, stop_after: int) -> None:
+    truth = scrambled_wiring(BOARD, sensing="analog", piece_classes=CLASSES)
+    mock = MockBoard(truth)
+    calibrate(mock, ScriptedPerson(mock), tmp_path / "whole.toml", pieces=5)
+    with pytest.raises(KeyboardInterrupt):
+        calibrate(mock, ScriptedPerson(mock, stop_after=stop_after), tmp_path / "resumed.toml", pieces=5)
+    second = ScriptedPerson(mock)
+    calibrate(mock, second, tmp_path / "resumed.toml", pieces=5)
+    assert len(second.asked) == 56 - stop_after
+    assert (tmp_path / "resumed.toml").read_text() == (tmp_path / "whole.toml").read_text()
+
+
+def test_progress_saved_for_other_hardware_is_refused(tmp_path: Path) -> None:
+    output = tmp_path / "wiring.toml"
+    mock = MockBoard(scrambled_wiring(BOARD))
+    with pytest.raises(KeyboardInterrupt):
+        calibrate(mock, ScriptedPerson(mock, stop_after=3), output)
+    other = MockBoard(scrambled_wiring(BOARD, spare_channels=8))
+    with pytest.raises(ProgressFileError, match=r"saved progress is for channels = 24, this run has 32; delete"):
+        calibrate(other, ScriptedPerson(other), output)
+
+
 def test_q_pauses_and_a_rerun_of_a_finished_file_keeps_a_backup(tmp_path: Path) -> None:
     truth = scrambled_wiring(BOARD)
     mock = MockBoard(truth)
@@ -201,3 +226,22 @@ def test_a_piece_left_on_the_empty_board_is_read_again_once_lifted(tmp_path: Pat
         "Take every piece off the board", "Press Enter to read again, or c to carry on without these channels."]
     assert not any("stuck" in note for note in result.notes)
     assert load_wiring(tmp_path / "wiring.toml").channels == truth.channels
+
+
+def test_keep_leds_trusts_the_starting_led_order(tmp_path: Path) -> None:
+    board = load_board(BOARD)
+    truth = scrambled_wiring(BOARD, strips=1)
+    truth.leds = straight_wiring(board).leds  # soldered in a random order, LEDs laid as the example says
+    mock = MockBoard(truth)
+    lit: list[list[str]] = []
+
+    class Watching(ScriptedPerson):
+        def _sensors(self, question):
+            lit.append(self.lit())
+            return super()._sensors(question)
+
+    person = Watching(mock)
+    calibrate(mock, person, tmp_path / "wiring.toml", keep_leds=True)
+    assert not any(q.phase == "leds" for q in person.asked)
+    assert lit == [[location] for location in board.locations]
+    assert load_wiring(tmp_path / "wiring.toml").leds == truth.leds
