@@ -80,7 +80,8 @@ class Daemon:
         self._last_move: frozenset[str] = frozenset()
         self._dice = ""
         self._note = ""
-        self._shown: tuple[Any, ...] = ()
+        self._shown_lights: tuple[Any, ...] = ()
+        self._shown_position: tuple[int, str] = (-1, "")
         self._colours: dict[str, tuple[int, int, int]] = {}
         self.current_ma = 0.0
         self._stop = False
@@ -280,17 +281,20 @@ class Daemon:
     # -- output ---------------------------------------------------------------------------
 
     def _present(self, now: float) -> None:
-        """Show a new frame when what the LEDs mean has changed (or a blink flips)."""
+        """Show a new frame when what the LEDs mean has changed (or a blink flips); tell the subscribers of any change."""
         view = self.tracker.view
         blink_on = int(now * 1000 / self.loop.blink_ms) % 2 == 0 if view.status is Status.CONFIRM else True
-        key = (view, blink_on, self._last_move, self._dice, self._turn_locations)
-        if key == self._shown:
+        lights = (view, blink_on, self._last_move, self._dice, self._turn_locations)
+        position = (len(self.state.history), self._note)
+        if lights == self._shown_lights and position == self._shown_position:
             return
-        self._shown = key
-        scene = Scene(view, self._last_move, self._turn_locations, self._turn_colour, self._dice, blink_on)
-        self._colours = self.presenter.colours(scene)
-        frame, self.current_ma = self.presenter.frame(self._colours)
-        self.hal.leds.show(frame)
+        if lights != self._shown_lights:
+            scene = Scene(view, self._last_move, self._turn_locations, self._turn_colour, self._dice, blink_on)
+            self._colours = self.presenter.colours(scene)
+            frame, self.current_ma = self.presenter.frame(self._colours)
+            self.hal.leds.show(frame)
+            self._shown_lights = lights
+        self._shown_position = position
         if self._subscribers:
             snapshot = self.snapshot()
             for callback in self._subscribers:

@@ -230,3 +230,15 @@ def test_every_frame_stays_within_the_current_budget_and_snapshots_are_json(toy,
     drawn = sum(sum(rgb) for rgb in mock.leds.frame[0]) * 60 / 765
     assert 100 < drawn <= 150.0
     json.dumps(snapshots[-1])
+
+
+def test_an_idle_board_sends_no_frames_and_subscribers_hear_of_each_accepted_move(toy, hands, tmp_path):
+    daemon, mock, person = toy_table(toy, hands, tmp_path)
+    heard = []
+    daemon.subscribe(lambda snapshot: heard.append(snapshot["history"]))
+    shown = mock.leds.frames_shown
+    person.run(2.0)
+    assert mock.leds.frames_shown == shown and heard == []
+    person.play(daemon.state, daemon.state.parse_move("p1-p5"))
+    assert heard[-1][-1] == "p1-p5"
+    assert mock.leds.frames_shown > shown
