@@ -281,7 +281,7 @@ class Daemon:
     # -- output ---------------------------------------------------------------------------
 
     def _present(self, now: float) -> None:
-        """Show a new frame when what the LEDs mean has changed (or a blink flips); tell the subscribers of any change."""
+        """A new frame when what the LEDs mean changes (or a blink flips); subscribers hear of any change."""
         view = self.tracker.view
         blink_on = int(now * 1000 / self.loop.blink_ms) % 2 == 0 if view.status is Status.CONFIRM else True
         lights = (view, blink_on, self._last_move, self._dice, self._turn_locations)
