@@ -22,6 +22,7 @@ from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, hex_colour
 from firmware_host.scanner import Scanner
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback
+from hal.dice import DiceEntryError
 from wiring.model import Wiring
 
 Subscriber = Callable[[dict[str, Any]], None]
@@ -208,8 +209,13 @@ class Daemon:
         return state
 
     def _roll(self, now: float) -> None:
+        """Ask the dice for a roll; an entered roll that is not on offer is reported, not fatal."""
         outcomes = self.state.chance_outcomes()
-        rolled = self.hal.dice.roll([(str(move), probability) for move, probability in outcomes])
+        try:
+            rolled = self.hal.dice.roll([(str(move), probability) for move, probability in outcomes])
+        except DiceEntryError as exc:
+            self._note = str(exc)
+            return
         if rolled is not None:
             move = self.state.parse_move(rolled)
             self._accept(Plan.unseen(self.state, move), now)

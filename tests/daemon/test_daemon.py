@@ -242,3 +242,13 @@ def test_an_idle_board_sends_no_frames_and_subscribers_hear_of_each_accepted_mov
     person.play(daemon.state, daemon.state.parse_move("p1-p5"))
     assert heard[-1][-1] == "p1-p5"
     assert mock.leds.frames_shown > shown
+
+
+def test_an_entered_roll_not_on_offer_is_reported_and_the_right_one_accepted(toy, hands, tmp_path):
+    daemon, mock, person = toy_table(toy, hands, tmp_path, moves=())
+    daemon.hal.dice.enter("roll 6")
+    person.run(0.05)
+    assert daemon.state.history == [] and "'roll 6' is not a roll on offer" in daemon.snapshot()["note"]
+    daemon.hal.dice.enter("roll 1")
+    person.run(0.05)
+    assert [str(m) for m in daemon.state.history] == ["roll 1"] and daemon.snapshot()["dice"] == "roll 1"
