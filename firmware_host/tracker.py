@@ -23,7 +23,7 @@ operations however many moves there are.  It never guesses:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from engine.core import Content, Footprint, Move, State
@@ -149,7 +149,6 @@ class MoveTracker:
         self._restoring = False
         self._timers = _Timers()
         self._view = TrackerView(Status.READY)
-        self._selected = 0
 
     # -- inputs ------------------------------------------------------------------------
 
@@ -162,7 +161,6 @@ class MoveTracker:
         self._touched = set()
         self._restoring = restoring and bool(self.differing)
         self._timers = _Timers(changed=now)
-        self._selected = 0
         self._view = self._classify(now)
 
     def observe(self, changes: Mapping[str, Observation], now: float) -> None:
@@ -181,7 +179,6 @@ class MoveTracker:
                 self._touched.add(location)
         if touched:
             self._timers.changed = now
-            self._selected = 0
             self._view = self._classify(now)
 
     def poll(self, now: float) -> Plan | None:
@@ -196,18 +193,14 @@ class MoveTracker:
     def confirm(self) -> Plan | None:
         """The confirm button: the selected candidate, when some await confirmation."""
         view = self._view
-        if view.status is Status.CONFIRM and view.candidates:
-            return view.candidates[self._selected % len(view.candidates)]
-        return None
+        return view.candidates[view.selected] if view.status is Status.CONFIRM else None
 
     def next_candidate(self) -> bool:
         """The hint button while candidates wait: select the next; False when none wait."""
         view = self._view
         if view.status is not Status.CONFIRM or len(view.candidates) < 2:
             return False
-        self._selected = (self._selected + 1) % len(view.candidates)
-        self._view = TrackerView(view.status, view.lifted, view.destinations, view.removals, view.candidates,
-                                 self._selected, view.fixes, view.note)
+        self._view = replace(view, selected=(view.selected + 1) % len(view.candidates))
         return True
 
     @property
@@ -276,7 +269,7 @@ class MoveTracker:
                 return TrackerView(Status.SETTLING, candidates=(cheapest,), note=note)
         moves = sorted((plan for plan in matches if not isinstance(plan.move, Takeback)),
                        key=lambda plan: str(plan.move))
-        return TrackerView(Status.CONFIRM, candidates=(*moves, *takebacks), selected=self._selected,
+        return TrackerView(Status.CONFIRM, candidates=(*moves, *takebacks),
                            note="several moves look the same to the sensors: hint picks, confirm makes it")
 
     def _possible(self) -> list[Plan]:
