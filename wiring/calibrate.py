@@ -21,7 +21,7 @@ Ctrl-C or ``q`` stops, and rerunning continues.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -113,7 +113,8 @@ class Calibration:
     """
 
     def __init__(self, board: Board, sensors: SensorArray, leds: LedSink, person: Person, output: Path,
-                 start: Wiring, settings: Settings = Settings(), pause: Callable[[float], None] = time.sleep) -> None:
+                 start: Wiring, settings: Settings = Settings(), pause: Callable[[float], None] = time.sleep,
+                 redo: Sequence[str] = ()) -> None:
         self.board = board
         self.sensors = sensors
         self.leds = leds
@@ -126,8 +127,24 @@ class Calibration:
         self.progress_file = progress_path(self.output)
         fresh = Progress(board=board.name, sensing=sensors.kind, channels=sensors.channels, strips=self.strips,
                          classes=list(start.classes) if sensors.kind == "analog" else [])
+        if redo and not self.progress_file.exists():
+            fresh = self._redo_only(fresh, redo)
         self.progress = load_progress(self.progress_file, fresh)
         self.empty: EmptyBoard | None = None
+
+    def _redo_only(self, fresh: Progress, redo: Sequence[str]) -> Progress:
+        """Progress that keeps the starting file but for ``redo``: only those locations (and their LEDs) are asked."""
+        unknown = [location for location in redo if location not in self.board.locations]
+        if unknown:
+            raise CalibrationSetupError(f"--redo: {_listed(unknown)} not on the {self.board.name} board;"
+                                        " give location ids as `gameboard board draw NAME --ids` shows them")
+        fresh.mapped = {loc: channel for loc, channel in self.start.channel_of.items()
+                        if loc in self.board.locations and loc not in redo}
+        fresh.leds = {loc: [list(led) for led in leds] for loc, leds in self._start_leds().items()
+                      if loc in fresh.mapped}
+        fresh.strips_checked = list(range(len(self.strips)))
+        fresh.kept = sorted(channel for channel in fresh.mapped.values() if channel in self.start.calibration)
+        return fresh
 
     # -- the run -------------------------------------------------------------------
 
@@ -263,10 +280,14 @@ class Calibration:
             progress.leds = {loc: [list(led) for led in leds] for loc, leds in self._start_leds().items()}
             progress.leds_done = len(every)
             self._save()
+        assigned = {tuple(led) for leds in progress.leds.values() for led in leds}
         for number in range(progress.leds_done, len(every)):
+            if every[number] in assigned:  # kept from the file being replaced (a redo)
+                continue
             self._map_led(every[number], number, len(every))
             progress.leds_done = number + 1
             self._save()
+        progress.leds_done = len(every)
         unlit = [loc for loc in progress.mapped if not progress.leds.get(loc)]
         if unlit:
             progress.note(f"locations no LED lights: {_listed(unlit)}")
@@ -331,7 +352,7 @@ class Calibration:
         progress = self.progress
         measured = progress.readings.setdefault(piece_class, {})
         skipped = progress.class_skipped.setdefault(piece_class, [])
-        locations = list(progress.mapped)
+        locations = [loc for loc, channel in progress.mapped.items() if channel not in progress.kept]
         while todo := [loc for loc in locations if str(progress.mapped[loc]) not in measured and loc not in skipped]:
             batch = todo[:self.settings.pieces]
             self._measure_batch(piece_class, batch, len(locations) - len(todo), len(locations))
@@ -378,8 +399,9 @@ class Calibration:
             sensor_channels=progress.channels)
         skipped = [loc for loc in self.board.locations if loc in progress.skipped]
         if skipped:
-            progress.note(f"locations without a channel: {_listed(skipped)}; rerun `gameboard calibrate` after"
-                          " fixing their sensors (the file fails `gameboard wiring check` until then)")
+            progress.note(f"locations without a channel: {_listed(skipped)}; after fixing their sensors run"
+                          f" `gameboard calibrate --redo {','.join(skipped)}` (the file fails `gameboard wiring check`"
+                          " until then)")
         note = "\n".join([f"Written by `gameboard calibrate` on {date.today().isoformat()}."]
                          + [f"Note: {text}" for text in progress.notes])
         backup = save_wiring(self.output, wiring, note)
@@ -394,6 +416,9 @@ class Calibration:
         progress = self.progress
         found = {}
         for location, channel in progress.mapped.items():
+            if channel in progress.kept:
+                found[channel] = self.start.calibration[channel]
+                continue
             low_high = progress.empty[str(channel)][1:]
             spans = [Span(cls, *progress.readings[cls][str(channel)][1:]) for cls in progress.classes
                      if str(channel) in progress.readings.get(cls, {})]

@@ -40,6 +40,8 @@ class Progress:
     spare_leds: list[list[int]] = field(default_factory=list)
     strips_checked: list[int] = field(default_factory=list)
     readings: dict[str, dict[str, Sample]] = field(default_factory=dict)
+    #: Channels whose calibration comes unchanged from the file being replaced (a redo of a few locations).
+    kept: list[int] = field(default_factory=list)
     class_skipped: dict[str, list[str]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 

@@ -34,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            help=f"scans per reading, the median kept (default {Settings.samples})")
     calibrate.add_argument("--min-change", type=float, default=Settings.min_change,
                            help=f"analog counts a piece must move a channel at least (default {Settings.min_change:g})")
+    calibrate.add_argument("--redo", default="", metavar="LOCATIONS",
+                           help="only these locations (comma-separated ids, e.g. p5,p20), keeping the rest of the file")
     calibrate.add_argument("--keep-leds", action="store_true",
                            help="trust the LED order of the file being replaced (or the example): skip the LED step")
     calibrate.set_defaults(handler=run_calibration)
@@ -71,13 +73,18 @@ class TerminalPerson:
 
 
 def calibrate_with(config: Config, sensors: SensorArray, leds: LedSink, person: Person, output: Path | None = None,
-                   settings: Settings = Settings(), classes: dict[str, str] | None = None) -> Result:
+                   settings: Settings = Settings(), classes: dict[str, str] | None = None,
+                   redo: list[str] | None = None) -> Result:
     """Calibrate the configured game's board on these sensors and LEDs, writing the wiring file."""
     output = output or config.wiring_path
     if output is None:
         raise GameboardError(f"{config.path}: no wiring file to write: give --output FILE, or set [board] wiring")
+    if redo and not output.exists():
+        raise GameboardError(f"--redo changes an existing wiring file, and {output} does not exist yet;"
+                             " run without --redo to calibrate the whole board")
     board = game_class(config.game_name)(**config.game_options).board
-    return Calibration(board, sensors, leds, person, output, start_wiring(board, output, classes), settings).run()
+    start = start_wiring(board, output, classes)
+    return Calibration(board, sensors, leds, person, output, start, settings, redo=redo or ()).run()
 
 
 def run_calibration(args: argparse.Namespace) -> int:
@@ -86,7 +93,8 @@ def run_calibration(args: argparse.Namespace) -> int:
     settings = Settings(samples=args.samples, min_change=args.min_change, pieces=args.pieces, keep_leds=args.keep_leds)
     try:
         with opened_hal(config) as hal:
-            result = calibrate_with(config, hal.sensors, hal.leds, TerminalPerson(), args.output, settings, classes)
+            result = calibrate_with(config, hal.sensors, hal.leds, TerminalPerson(), args.output, settings, classes,
+                                    [location.strip() for location in args.redo.split(",") if location.strip()])
     except CalibrationPaused as paused:
         print(f"gameboard calibrate: {paused}")
         return 1

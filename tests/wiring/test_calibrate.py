@@ -9,7 +9,7 @@ import pytest
 from engine.boards import load_board
 from hal.magnets import MagnetModel
 from hal.mock import MockBoard, Noise
-from wiring.calibrate import CARRY_ON, READ, Calibration, CalibrationPaused, Settings
+from wiring.calibrate import CARRY_ON, READ, Calibration, CalibrationPaused, Settings, start_wiring
 from wiring.files import load_wiring, read_wiring
 from wiring.model import straight_wiring
 from wiring.progress import ProgressFileError, progress_path
@@ -245,3 +245,25 @@ def test_keep_leds_trusts_the_starting_led_order(tmp_path: Path) -> None:
     assert not any(q.phase == "leds" for q in person.asked)
     assert lit == [[location] for location in board.locations]
     assert load_wiring(tmp_path / "wiring.toml").leds == truth.leds
+
+
+def test_redo_asks_only_for_the_given_locations_and_keeps_the_rest(tmp_path: Path) -> None:
+    truth = scrambled_wiring(BOARD, sensing="analog", piece_classes=CLASSES)
+    mock = MockBoard(truth, noise=Noise(analog_jitter=2.0), seed=9)
+    output = tmp_path / "wiring.toml"
+    calibrate(mock, ScriptedPerson(mock, {"p5": ["skip"]}), output, pieces=6)
+    first = read_wiring(output).wiring
+    assert "p5" not in first.channel_of
+
+    person = ScriptedPerson(mock)
+    board = load_board(BOARD)
+    tool = Calibration(board, mock.sensors, mock.leds, person, output, start_wiring(board, output),
+                       Settings(chase_pause=0, pieces=6), pause=lambda seconds: None, redo=["p5"])
+    result = tool.run()
+    assert [(q.phase, q.locations) for q in person.asked if q.phase != "leds"] == [
+        ("empty", ()), ("sensors", ("p5",)), ("classes", ("p5",))]
+    assert [q.led for q in person.asked if q.phase == "leds"] == list(truth.leds["p5"])
+    assert result.problems == []
+    second = load_wiring(output)
+    assert second.channels == truth.channels and second.leds == truth.leds
+    assert {c: k for c, k in second.calibration.items() if c != truth.channel_of["p5"]} == first.calibration

@@ -120,3 +120,11 @@ def test_calibrate_needs_a_file_to_write(tmp_path: Path, capsys: pytest.CaptureF
 def test_calibrate_rejects_badly_written_classes(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["calibrate", "--config", str(config), "--classes", "white:north"]) == 2
     assert "write piece=class pairs separated by commas" in capsys.readouterr().err
+
+
+def test_calibrate_redo_needs_an_existing_file_and_known_locations(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["calibrate", "--config", str(config), "--redo", "p5,x9"]) == 2
+    assert "--redo: x9 not on the squareoff board" in capsys.readouterr().err
+    (config.parent / "wiring.toml").unlink()
+    assert main(["calibrate", "--config", str(config), "--redo", "p5"]) == 2
+    assert "--redo changes an existing wiring file" in capsys.readouterr().err
