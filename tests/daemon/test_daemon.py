@@ -19,7 +19,7 @@ from hal.mock import MockBoard, Noise
 from wiring.model import ChannelCalibration, ClassBand, straight_wiring
 
 LOOP = LoopConfig(scan_hz=100, debounce_ms=8, settle_ms=400, out_of_sync_ms=1500, blink_ms=200)
-MAX_PLIES = 80  # games whose random play may wander on are cut here and compared all the same
+MAX_PLIES = 200  # games whose random play may wander on are cut here and compared all the same
 
 
 def open_board(game: Game, journal: Path, *, noise: Noise | None = None, seed: int = 0, contents=None,
