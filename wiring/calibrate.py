@@ -32,6 +32,7 @@ from engine.errors import GameboardError
 from hal.base import LedSink, SensorArray
 from wiring.bringup import chase, show_leds
 from wiring.check import Problem, check_wiring
+from wiring.examples import example_path
 from wiring.files import read_wiring, save_wiring
 from wiring.model import ChannelCalibration, Wiring, straight_wiring
 from wiring.progress import Progress, load_progress, progress_path, save_progress
@@ -456,8 +457,6 @@ def start_wiring(board: Board, output: Path, piece_classes: Mapping[str, str] | 
 
     ``piece_classes`` (piece code -> class) replaces the classes found there.
     """
-    from wiring.examples import example_path
-
     if output.exists():
         start = read_wiring(output).wiring
     elif example_path(board.name).exists():
