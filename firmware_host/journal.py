@@ -65,7 +65,11 @@ class Journal:
         if row is None:
             return None
         game_id, setup = row
-        state = state_from_json(json.loads(setup))
+        try:
+            state = state_from_json(json.loads(setup))
+        except (EngineError, ValueError) as exc:
+            raise JournalError(f"{self.path}: game {game_id} cannot be set up again: {exc}; "
+                               "move the journal aside to start afresh") from None
         moves = self._db.execute("SELECT ply, move FROM moves WHERE game = ? ORDER BY ply", (game_id,)).fetchall()
         for ply, text in moves:
             try:

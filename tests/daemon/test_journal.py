@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
+from contextlib import closing
+
 import pytest
 
 from firmware_host.journal import Journal, JournalError
@@ -61,3 +64,13 @@ def test_an_unwritable_place_is_explained(tmp_path) -> None:
     blocker.write_text("")
     with pytest.raises(JournalError, match=r"cannot open the journal .*give \[journal\] path a writable place"):
         Journal(blocker / "journal.sqlite3")
+
+
+def test_a_game_whose_setup_no_longer_loads_names_the_game_and_the_fix(tmp_path, toy) -> None:
+    path = tmp_path / "j.sqlite3"
+    Journal(path).start(toy.ToyGame().new_initial_state())
+    with closing(sqlite3.connect(path)) as db, db:
+        db.execute("UPDATE games SET setup = ?", ('{"game": "chess"}',))
+    journal = Journal(path)
+    with pytest.raises(JournalError, match=r"game 1 cannot be set up again: unknown game 'chess'.*move the journal"):
+        journal.resume()
