@@ -192,10 +192,6 @@ class Config:
     def ma_per_led(self) -> float:
         return self.leds.settings["ma_per_led"]
 
-    def error(self, key: str, problem: str) -> ConfigError:
-        """A ConfigError pointing at ``key`` (dotted) in this file."""
-        return _error(self.path, self.lines, key, problem)
-
     def new_game(self) -> State:
         """The initial state of the configured game."""
         from engine.registry import game_class
