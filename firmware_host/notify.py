@@ -24,10 +24,6 @@ class Notifier:
         #: How often the watchdog must be fed (half systemd's timeout), None without a watchdog.
         self.watchdog_interval = int(usec) / 2e6 if usec.isdigit() and mine else None
 
-    @property
-    def enabled(self) -> bool:
-        return self._socket is not None
-
     def send(self, *lines: str) -> None:
         if self._socket is not None:
             try:

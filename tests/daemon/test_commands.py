@@ -66,4 +66,3 @@ def test_the_watchdog_interval_is_half_of_systemds_and_only_for_this_process(mon
     assert Notifier("").watchdog_interval == 5.0
     monkeypatch.setenv("WATCHDOG_PID", "1")
     assert Notifier("").watchdog_interval is None
-    assert not Notifier("").enabled
