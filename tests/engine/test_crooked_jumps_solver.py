@@ -54,6 +54,26 @@ def test_with_straight_jumps_only_the_standard_layout_is_proved_impossible():
     replay(CrookedJumps(jumps="straight").new_initial_state(), solution.moves)  # the best found is playable
 
 
+def test_with_straight_jumps_no_16_piece_position_can_finish_in_the_centre():
+    """Every position that straight jumps can turn into one piece in the centre, found backwards."""
+    game = CrookedJumps(jumps="straight")
+    into = [[] for _ in game.locations]  # for each landing: the (start, jumped) pairs that reach it
+    for start, jumps in enumerate(game.jumps):
+        for over, to in jumps:
+            into[to].append((start, over))
+    seen, frontier = set(), [1 << game.goal]
+    while frontier:
+        mask = frontier.pop()
+        if mask in seen:
+            continue
+        seen.add(mask)
+        for to in (i for i in range(len(game.locations)) if mask >> i & 1):
+            for start, over in into[to]:
+                if not mask >> start & 1 and not mask >> over & 1:
+                    frontier.append(mask ^ (1 << to) | (1 << start) | (1 << over))
+    assert max(mask.bit_count() for mask in seen) == 12
+
+
 def test_no_jump_at_all_is_explained():
     solution = search.solve(time_limit=5, state=position("p97", "p104"))
     assert not solution.solved and solution.moves == []

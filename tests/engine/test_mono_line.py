@@ -39,6 +39,12 @@ def test_lines_are_the_drawn_ones_so_the_hidden_spokes_connect_nothing():
     assert state.position()["pieces"] == {"p1": "black", "p3": "white"}
 
 
+def test_a_line_connects_its_far_ends():
+    state = setup(pieces={"p42": "white"}, to_move=0)  # the line p42 p26 p18 p19 p28 p47
+    with pytest.raises(IllegalMoveError, match="p47 shares a line with white at p42"):
+        state.apply("black@p47")
+
+
 def test_an_intersection_far_from_every_opponent_line_is_open():
     state = setup(pieces={"p5": "black"}, to_move=1)
     state.apply("blue@p7")  # no drawn line joins p5 and p7
@@ -180,6 +186,7 @@ def test_random_games_keep_the_invariants(mode):
     for _ in range(15):
         state = game.new_initial_state()
         while not state.is_terminal():
+            assert state.current_player in (0, 1)  # never a chance node: no dice
             moves = list(state.legal_moves)
             move = rng.choice(moves)
             before, position = state.contents(), state.position()
