@@ -210,7 +210,8 @@ class Calibration:
     def _sensor_step(self) -> None:
         progress = self.progress
         total = len(self.board.locations)
-        while pending := [loc for loc in self.board.locations if loc not in progress.mapped and loc not in progress.skipped]:
+        while pending := [loc for loc in self.board.locations
+                          if loc not in progress.mapped and loc not in progress.skipped]:
             self._map_location(pending[0], total - len(pending), total)
         dead = [channel for channel in range(progress.channels)
                 if channel not in progress.used_channels and channel not in progress.excluded]
@@ -255,7 +256,8 @@ class Calibration:
                                  " (a wiring fault), or more than one piece is on the board. Leave one piece, on "
                                  f"{location}.")
             elif new:
-                self.person.tell(f"Channel {new[0]} changed, but a piece is also on {_listed(known.values())}: take it off.")
+                self.person.tell(f"Channel {new[0]} changed, but a piece is also on {_listed(known.values())}:"
+                                 " take it off.")
             else:
                 channel, other = next(iter(known.items()))
                 self.person.tell(f"Channel {channel} answered, but it already belongs to {other}: is the piece on "
@@ -293,7 +295,8 @@ class Calibration:
         if unlit:
             progress.note(f"locations no LED lights: {_listed(unlit)}")
         if progress.spare_leds:
-            progress.note(f"LEDs skipped (over no location, or over a sensor left out): {_listed(f'{s}:{i}' for s, i in progress.spare_leds)}")
+            spare = _listed(f"{strip}:{index}" for strip, index in progress.spare_leds)
+            progress.note(f"LEDs skipped (over no location, or over a sensor left out): {spare}")
 
     def _map_led(self, led: tuple[int, int], done: int, total: int) -> None:
         progress = self.progress

@@ -43,7 +43,8 @@ def _location_problems(wiring: Wiring, board: Board, line_of: LineOf) -> list[Pr
         written = line_of("locations", location) != line_of("locations")
         if location not in mapped and not written:  # a written line without a usable channel is reported as read
             problems.append(Problem(line_of("locations", location), (
-                f"location {location} has no sensor channel; add `{location} = {{ channel = N, leds = [[strip, index]] }}`"
+                f"location {location} has no sensor channel;"
+                f" add `{location} = {{ channel = N, leds = [[strip, index]] }}`"
                 " or run `gameboard calibrate`")))
         elif location in mapped and not wiring.leds.get(location):
             problems.append(Problem(line_of("locations", location), (
@@ -94,7 +95,8 @@ def _led_problems(wiring: Wiring, line_of: LineOf) -> list[Problem]:
                     " (numbered from 0); fix the index or the strip length under [leds]")))
             if (strip, index) in owner:
                 problems.append(Problem(where, (
-                    f"{location}: LED [{strip}, {index}] already lights {owner[strip, index]}; each LED lights one location")))
+                    f"{location}: LED [{strip}, {index}] already lights {owner[strip, index]};"
+                    " each LED lights one location")))
             owner.setdefault((strip, index), location)
     return problems
 
@@ -106,7 +108,8 @@ def _calibration_problems(wiring: Wiring, line_of: LineOf) -> list[Problem]:
     problems = []
     if not wiring.piece_classes:
         problems.append(Problem(line_of("piece_classes"), (
-            "analog sensors need [piece_classes]: each piece code with the class its magnet reads, e.g. black = \"north\"")))
+            "analog sensors need [piece_classes]: each piece code with the class its magnet reads,"
+            " e.g. black = \"north\"")))
     classes = set(wiring.classes)
     for channel, location in sorted(wiring.channels.items()):
         if channel not in wiring.calibration:

@@ -160,7 +160,8 @@ class _Reader:
             count = 0
         strips = self.table(data, "leds").get("strips", [])
         if not isinstance(strips, list) or not all(_is_int(n) and n > 0 for n in strips):
-            self.note(("leds", "strips"), f"strips = {strips!r}; give the LED count of each strip, e.g. strips = [120, 81]")
+            self.note(("leds", "strips"),
+                      f"strips = {strips!r}; give the LED count of each strip, e.g. strips = [120, 81]")
             strips = []
         channels, leds = self.locations(self.table(data, "locations"))
         return Wiring(board=board, sensing=kind, channels=channels, leds=leds, strip_lengths=tuple(strips),
@@ -189,13 +190,14 @@ class _Reader:
             if _is_int(channel) and channel >= 0:
                 if channel in channels:
                     self.note(path, f"{location}: channel {channel} already reads {channels[channel]}"
-                                    f" (line {self.line_of('locations', channels[channel])}); each channel reads one location")
+                                    f" (line {self.line_of('locations', channels[channel])});"
+                                    " each channel reads one location")
                 else:
                     channels[channel] = location
             else:
                 self.note(path, f"{location}: channel = {channel!r}; give the sensor channel number (0 or more)")
             pairs = entry.get("leds", [])
-            if isinstance(pairs, list) and all(isinstance(p, list) and len(p) == 2 and all(map(_is_int, p)) for p in pairs):
+            if isinstance(pairs, list) and all(_is_pair(pair) for pair in pairs):
                 leds[location] = tuple((strip, index) for strip, index in pairs)
             else:
                 self.note(path, f"{location}: leds = {pairs!r}; give a list of [strip, index] pairs, e.g. [[0, 12]]")
@@ -238,6 +240,10 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_pair(value: object) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(map(_is_int, value))
+
+
 def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value)
 
@@ -249,7 +255,8 @@ def render_wiring(wiring: Wiring, note: str = "") -> str:
              "# `gameboard wiring check FILE`; docs/wiring.md describes every key."]
     lines += [f"# {text}" for text in note.splitlines()]
     lines += ["", f"format = {FORMAT}", f"board = {_toml(wiring.board)}", "", "[sensors]",
-              f"kind = {_toml(wiring.sensing)}  # \"presence\" (reed switch, digital Hall) or \"analog\" (Hall through an ADC)",
+              f"kind = {_toml(wiring.sensing)}"
+              "  # \"presence\" (reed switch, digital Hall) or \"analog\" (Hall through an ADC)",
               f"channels = {wiring.sensor_channels}  # channels the sensors read; spare ones stay unmapped",
               "", "[leds]", f"strips = {_toml(list(wiring.strip_lengths))}  # LEDs on each strip, strip 0 first"]
     if wiring.piece_classes:

@@ -70,7 +70,8 @@ def load_progress(path: Path, fresh: Progress) -> Progress:
     try:
         saved = Progress(**json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError) as exc:
-        raise ProgressFileError(f"{path}: cannot resume from this progress file ({exc}); delete it to start over") from None
+        raise ProgressFileError(f"{path}: cannot resume from this progress file ({exc});"
+                                " delete it to start over") from None
     for key in ("board", "sensing", "channels", "strips", "classes"):
         if getattr(saved, key) != getattr(fresh, key):
             raise ProgressFileError(

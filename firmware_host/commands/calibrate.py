@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Walks through the board: the terminal names each location (and the LEDs light it), you put "
                     "a piece there, the tool finds its channel; then each LED, a chase along each strip, and for "
                     "analog Hall sensors each piece class. Ctrl-C or q keeps the progress: run it again to continue.")
-    calibrate.add_argument("--config", type=Path, default=None, help=f"the configuration file (default: {default_config()})")
+    calibrate.add_argument("--config", type=Path, default=None,
+                           help=f"the configuration file (default: {default_config()})")
     calibrate.add_argument("-o", "--output", type=Path, default=None,
                            help="the wiring file to write (default: [board] wiring of the configuration)")
     calibrate.add_argument("--classes", default=None,

@@ -34,7 +34,8 @@ def test_leds(args: argparse.Namespace) -> int:
         sink = hal.leds
         if tuple(sink.strip_lengths) != tuple(wiring.strip_lengths):
             raise GameboardError(f"the wiring has strips {list(wiring.strip_lengths)} but the LED driver has "
-                                 f"{list(sink.strip_lengths)}; fix [leds] in {config.path} or run `gameboard calibrate`")
+                                 f"{list(sink.strip_lengths)}; fix [leds] in {config.path}"
+                                 " or run `gameboard calibrate`")
         order = [location for location in board.locations if location in wiring.leds]
         light_each_location(sink, wiring, order, time.sleep, args.seconds, print)
         for strip, length in enumerate(sink.strip_lengths):

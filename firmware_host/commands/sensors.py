@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     watch = sub.add_parser("watch", help="show the raw readings and the observed board, refreshed live",
                            description="Reads the sensors through the configured wiring and calibration; "
                                        "Ctrl-C stops.")
-    watch.add_argument("--config", type=Path, default=None, help=f"the configuration file (default: {default_config()})")
+    watch.add_argument("--config", type=Path, default=None,
+                       help=f"the configuration file (default: {default_config()})")
     watch.add_argument("--interval", type=float, default=0.2, help="seconds between views (default 0.2)")
     watch.add_argument("--count", type=int, default=0, help="stop after this many views (default: until Ctrl-C)")
     watch.set_defaults(handler=watch_sensors)

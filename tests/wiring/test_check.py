@@ -31,7 +31,7 @@ def test_every_mapping_problem_is_listed_with_its_line(tmp_path: Path) -> None:
     found = problems_of(tmp_path, text)
     expected = [
         (line_of(text, "[locations]"), "location p2 has no sensor channel; add `p2 = { channel = N"),
-        (line_of(text, "p3 ="), f"p3: channel 0 already reads p1 (line {line_of(text, 'p1 =')}); each channel reads one location"),
+        (line_of(text, "p3 ="), f"p3: channel 0 already reads p1 (line {line_of(text, 'p1 =')}); each channel"),
         (line_of(text, "p5 ="), "p5: LED [0, 3] already lights p4; each LED lights one location"),
         (line_of(text, "p6 ="), "p6: LED 24 is past the end of strip 0, which has 24 LEDs"),
         (line_of(text, "p7 ="), "p7: strip 1 does not exist; [leds] strips lists 1 strip(s)"),
@@ -47,7 +47,8 @@ def test_every_mapping_problem_is_listed_with_its_line(tmp_path: Path) -> None:
 
 def test_analog_thresholds_must_be_ordered(tmp_path: Path) -> None:
     text = (example_text("hexover")
-            .replace("\n0 = { baseline = 512.0, north = [600.0, inf]", "\n0 = { baseline = 512.0, north = [700.0, 650.0]")
+            .replace("\n0 = { baseline = 512.0, north = [600.0, inf]",
+                     "\n0 = { baseline = 512.0, north = [700.0, 650.0]")
             .replace("\n1 = { baseline = 512.0, north = [600.0, inf]", "\n1 = { baseline = 512.0, north = [500.0, inf]")
             .replace("\n2 = { baseline = 512.0, north = [600.0, inf], south = [-inf, 424.0]",
                      "\n2 = { baseline = 512.0, north = [600.0, inf], south = [-inf, 610.0]")

@@ -33,13 +33,15 @@ def test_wiring_check_passes_a_good_file(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_wiring_check_lists_every_problem_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = example_text("squareoff").replace("p3 = { channel = 2,", "p3 = { channel = 0,").replace("[[0, 5]]", "[[0, 4]]")
+    text = example_text("squareoff").replace("p3 = { channel = 2,", "p3 = { channel = 0,")
+    text = text.replace("[[0, 5]]", "[[0, 4]]")
     (tmp_path / "w.toml").write_text(text)
     assert main(["wiring", "check", str(tmp_path / "w.toml")]) == 1
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 3 and out[-1] == f"{tmp_path / 'w.toml'}: 2 problem(s)"
     lines = text.splitlines()
-    p1, p3, p6 = (lines.index(next(line for line in lines if line.startswith(f"{loc} ="))) + 1 for loc in ("p1", "p3", "p6"))
+    p1, p3, p6 = (next(n for n, line in enumerate(lines, 1) if line.startswith(f"{location} ="))
+                  for location in ("p1", "p3", "p6"))
     file = tmp_path / "w.toml"
     assert out[:2] == [
         f"{file}:{p3}: p3: channel 0 already reads p1 (line {p1}); each channel reads one location",
@@ -57,7 +59,8 @@ def test_wiring_example_prints_the_board_example(capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().out == example_path("hexover").read_text()
 
 
-def test_leds_test_lights_each_location_then_chases_each_strip(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_leds_test_lights_each_location_then_chases_each_strip(config: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
     mock = shared_mock_board({"board": "squareoff", "wiring": str(config.parent / "truth.toml")})
     shown = mock.leds.frames_shown
     assert main(["leds", "test", "--config", str(config), "--seconds", "0", "--chase-seconds", "0"]) == 0
@@ -68,7 +71,8 @@ def test_leds_test_lights_each_location_then_chases_each_strip(config: Path, cap
     assert mock.leds.frames_shown - shown == 24 + 1 + sum(lengths) + len(lengths)
 
 
-def test_sensors_watch_shows_the_observed_board_and_raw_readings(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sensors_watch_shows_the_observed_board_and_raw_readings(config: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     mock = shared_mock_board({"board": "squareoff", "wiring": str(config.parent / "truth.toml")})
     mock.set_contents({"p5": "black", "p9": "white"})
     spare = next(c for c in range(mock.sensors.channels) if c not in mock.wiring.channels)
@@ -77,7 +81,8 @@ def test_sensors_watch_shows_the_observed_board_and_raw_readings(config: Path, c
     out = capsys.readouterr().out
     channel = mock.wiring.channel_of
     assert out.count("scan ") == 2
-    assert f"2 of 24 locations hold a piece\npieces: p5 (ch {channel['p5']}: present), p9 (ch {channel['p9']}: present)" in out
+    pieces = f"pieces: p5 (ch {channel['p5']}: present), p9 (ch {channel['p9']}: present)"
+    assert f"2 of 24 locations hold a piece\n{pieces}" in out
     assert f"channels wired to no location that read something: {spare}" in out
     assert "   0-15  " in out and "  16-25  " in out
 
@@ -122,7 +127,8 @@ def test_calibrate_rejects_badly_written_classes(config: Path, capsys: pytest.Ca
     assert "write piece=class pairs separated by commas" in capsys.readouterr().err
 
 
-def test_calibrate_redo_needs_an_existing_file_and_known_locations(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_calibrate_redo_needs_an_existing_file_and_known_locations(config: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["calibrate", "--config", str(config), "--redo", "p5,x9"]) == 2
     assert "--redo: x9 not on the squareoff board" in capsys.readouterr().err
     (config.parent / "wiring.toml").unlink()

@@ -17,7 +17,8 @@ def test_bands_reach_into_each_gap_by_the_margin_and_stay_open_outside() -> None
     assert calibration.baseline == 512
     assert (north.low, north.high) == (800 - MARGIN * (800 - 514), math.inf)
     assert (south.low, south.high) == (-math.inf, 210 + MARGIN * (510 - 210))
-    assert [calibration.observe(v) for v in (1023, 700, 512, 400, 300, 0)] == ["north", "north", None, None, "south", "south"]
+    readings = (1023, 700, 512, 400, 300, 0)
+    assert [calibration.observe(v) for v in readings] == ["north", "north", None, None, "south", "south"]
     assert band_order_problems(calibration) == []
 
 
