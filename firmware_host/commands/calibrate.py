@@ -55,13 +55,16 @@ class TerminalPerson:
     def __init__(self, read: Callable[[str], str] | None = None, write: Callable[[str], None] = print) -> None:
         self.read = read or input
         self.write = write
+        self._last: Ask | None = None
 
     def tell(self, text: str) -> None:
         self.write(f"  ! {text}")
 
     def ask(self, question: Ask) -> str:
-        step = f"{question.phase} {question.done}/{question.total} done" if question.total else question.phase
-        self.write(f"[{step}] {question.text}")
+        if question != self._last:  # asked again after a problem: the keys are enough
+            step = f"{question.phase} {question.done}/{question.total} done" if question.total else question.phase
+            self.write(f"[{step}] {question.text}")
+            self._last = question
         keys = " · ".join(f"{'Enter' if key == READ else key}: {meaning}" for key, meaning in question.choices.items())
         while True:
             try:

@@ -96,6 +96,7 @@ def test_the_terminal_person_reads_keys_until_one_is_offered() -> None:
     assert written[0] == "[sensors 2/24 done] Put a piece on p3."
     assert written[1] == "  (Enter: read the sensors · s: skip p3) > "
     assert written[2] == "  'x' is not one of the keys offered"
+    assert person.ask(question) == READ and written[-1] == written[1]  # the same question again: only the keys
 
 
 def test_the_terminal_person_stops_when_input_ends() -> None:
