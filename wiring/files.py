@@ -81,6 +81,8 @@ class WiringSource:
 
     def all_problems(self) -> list[Problem]:
         """The reading problems, plus every check against the board once it is known."""
+        if not self.wiring.board:  # already reported as missing
+            return self.problems
         try:
             board = load_board(self.wiring.board)
         except BoardFileError as exc:

@@ -102,3 +102,14 @@ def test_the_overpass_example_spreads_its_leds_over_strips_an_spi_write_can_fill
     wiring = load_wiring(example_path("overpass"))
     assert wiring.strip_lengths == (101, 100)
     assert wiring.leds["p102"] == ((1, 0),)
+
+
+def test_an_unknown_or_missing_board_is_named(tmp_path: Path) -> None:
+    text = example_text("squareoff")
+    (tmp_path / "w.toml").write_text(text.replace('board = "squareoff"', 'board = "chess"'))
+    line = text.splitlines().index('board = "squareoff"') + 1
+    assert [(p.line, p.message) for p in read_wiring(tmp_path / "w.toml").all_problems()] == [
+        (line, "unknown board 'chess'; the boards are: overpass, squareoff, hexover, pawns; set board = \"NAME\"")]
+    (tmp_path / "w.toml").write_text(text.replace('board = "squareoff"\n', ""))
+    assert [p.message for p in read_wiring(tmp_path / "w.toml").all_problems()] == [
+        "missing `board = \"NAME\"`: the board this wiring belongs to"]
