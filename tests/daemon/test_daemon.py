@@ -84,18 +84,30 @@ def test_the_toy_game_under_analog_sensing_needs_no_confirmation(toy, hands, tmp
 
 
 def calibrated(mock: MockBoard) -> dict[int, ChannelCalibration]:
-    """Each channel's bands, halfway between its baseline and each class (what `gameboard calibrate` finds)."""
+    """Each channel's class bands, split halfway between neighbouring levels (as `gameboard calibrate` does)."""
     sensors = mock.sensors
     result = {}
     for channel in mock.wiring.channels:
         base, gain = sensors.baselines[channel], sensors.gains[channel]
-        bands = []
-        for name in ("north", "south"):
-            level = sensors.magnets.reading(base, gain, name, 0.0)
-            edge = (level + base) / 2
-            bands.append(ClassBand(name, min(edge, level * 2 - edge), max(edge, level * 2 - edge)))
-        result[channel] = ChannelCalibration(base, tuple(bands))
+        levels = sorted([(base, None)] + [(sensors.magnets.reading(base, gain, name, 0.0), name)
+                                          for name in mock.wiring.classes])
+        edges = [0.0] + [(a + b) / 2 for (a, _), (b, _) in zip(levels, levels[1:])] + [sensors.magnets.full_scale]
+        bands = tuple(ClassBand(name, low, high) for (_, name), low, high in zip(levels, edges, edges[1:]) if name)
+        result[channel] = ChannelCalibration(base, bands)
     return result
+
+
+def test_over_pass_under_analog_sensing_tells_the_four_colours_apart(hands, tmp_path):
+    classes = {"black": "north", "white": "south", "red": "north_weak", "blue": "south_weak"}
+    game = available_games()["overpass"]()
+    daemon, mock, clock = open_board(game, tmp_path / "j.sqlite3", sensing="analog", classes=classes,
+                                     noise=Noise(analog_jitter=4.0, bounce_time=0.003, bounce_probability=0.5))
+    asked = []
+    daemon.subscribe(lambda snapshot: asked.append(snapshot["candidates"]) if snapshot["status"] == "confirm" else None)
+    reference = play_game(daemon, mock, clock, hands, seed=21, plies=150)
+    assert daemon.state.position() == reference.position()
+    assert "Trade" in {type(move).__name__ for move in reference.history}
+    assert all("takeback" in candidates for candidates in asked)  # only a move that is also a takeback asks
 
 
 def test_lifting_a_piece_lights_its_destinations_and_the_accepted_move_lights_as_last_move(toy, hands, tmp_path):
