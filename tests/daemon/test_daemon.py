@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -91,7 +92,7 @@ def calibrated(mock: MockBoard) -> dict[int, ChannelCalibration]:
         base, gain = sensors.baselines[channel], sensors.gains[channel]
         levels = sorted([(base, None)] + [(sensors.magnets.reading(base, gain, name, 0.0), name)
                                           for name in mock.wiring.classes])
-        edges = [0.0] + [(a + b) / 2 for (a, _), (b, _) in zip(levels, levels[1:])] + [sensors.magnets.full_scale]
+        edges = [0.0] + [(a + b) / 2 for (a, _), (b, _) in pairwise(levels)] + [sensors.magnets.full_scale]
         bands = tuple(ClassBand(name, low, high) for (_, name), low, high in zip(levels, edges, edges[1:]) if name)
         result[channel] = ChannelCalibration(base, bands)
     return result
@@ -257,7 +258,7 @@ def test_an_idle_board_sends_no_frames_and_subscribers_hear_of_each_accepted_mov
 
 
 def test_an_entered_roll_not_on_offer_is_reported_and_the_right_one_accepted(toy, hands, tmp_path):
-    daemon, mock, person = toy_table(toy, hands, tmp_path, moves=())
+    daemon, _, person = toy_table(toy, hands, tmp_path, moves=())
     daemon.hal.dice.enter("roll 6")
     person.run(0.05)
     assert daemon.state.history == [] and "'roll 6' is not a roll on offer" in daemon.snapshot()["note"]
