@@ -37,6 +37,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`gameboard sensors watch | head`): stop quietly.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from engine.board import CENTER, LineBoard
 from engine.boards import BoardFileError, load_board, read_data
 from engine.core import (CHANCE, TERMINAL, Change, Content, Footprint, Game, Move, Option, Outcome,
                          PositionError, State)
+from engine.games.dice import ROLLS, Roll
 from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
 from engine.geometry import GeometryError
 
@@ -168,17 +169,6 @@ def members(mask: int) -> Iterator[int]:
 
 
 @dataclass(frozen=True)
-class Roll(Move):
-    """The two dice (``roll 2+5``, the lower first); their total is the turn's steps."""
-
-    low: int
-    high: int
-
-    def __str__(self) -> str:
-        return f"roll {self.low}+{self.high}"
-
-
-@dataclass(frozen=True)
 class Step(Move):
     """A piece crosses a shared side (``f33-f49``); into the centre it is borne off (``f1-center``)."""
 
@@ -209,8 +199,6 @@ class EndTurn(Move):
         return "end"
 
 
-ROLLS: tuple[tuple[Roll, float], ...] = tuple(
-    (Roll(low, high), (1 if low == high else 2) / 36) for low in range(1, 7) for high in range(low, 7))
 
 
 # -- the shared movement -------------------------------------------------------------

@@ -43,13 +43,13 @@ from engine.core import (
     State,
 )
 from engine.games.bridges import bridge_destinations, bridge_reach
+from engine.games.dice import DIE_FACES, ROLLS, Roll
 from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
 
 LAYOUT_FILE = Path(__file__).parent / "data" / "overpass.json"
 
 ENTER, ROLL, MOVE, OVER = "enter", "roll", "move", "over"
 PHASES = (ENTER, ROLL, MOVE, OVER)
-DIE_FACES = range(1, 7)
 
 
 class LayoutFileError(EngineError):
@@ -67,18 +67,6 @@ class Enter(Move):
 
     def __str__(self) -> str:
         return "enter"
-
-
-@dataclass(frozen=True, slots=True)
-class Roll(Move):
-    """The two dice, smaller first: the turn's budget is their sum."""
-
-    low: int
-    high: int
-    cost: ClassVar[int] = 0
-
-    def __str__(self) -> str:
-        return f"roll {self.low}+{self.high}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +137,6 @@ class ReturnCenter(Move):
         return "return"
 
 
-ROLLS: tuple[tuple[Roll, float], ...] = tuple(
-    (Roll(low, high), (1 if low == high else 2) / 36) for low in DIE_FACES for high in DIE_FACES if low <= high)
 
 #: The moves of the phases that do not depend on the board.
 PHASE_MOVES: dict[str, tuple[Move, ...]] = {ENTER: (Enter(),), ROLL: tuple(roll for roll, _ in ROLLS), OVER: ()}
