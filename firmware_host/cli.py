@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib import import_module
@@ -38,8 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # The reader went away (`gameboard sensors watch | head`): stop quietly.
-        sys.stderr.close()
+        # The reader went away (`gameboard sensors watch | head`): stop quietly, and keep
+        # Python's final flush of stdout from complaining (see the signal module's docs).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
 
