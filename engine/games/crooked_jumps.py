@@ -25,8 +25,19 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.board import CENTER, LineBoard
-from engine.core import (TERMINAL, Change, Content, Footprint, Game, Move, Option, OptionError, Outcome,
-                         PositionError, State)
+from engine.core import (
+    TERMINAL,
+    Change,
+    Content,
+    Footprint,
+    Game,
+    Move,
+    Option,
+    OptionError,
+    Outcome,
+    PositionError,
+    State,
+)
 from engine.errors import GameboardError
 from engine.geometry import GeometryError
 
@@ -57,7 +68,7 @@ class RemovalPuzzle(Game):
     """A one-player puzzle on the Over-Pass intersections whose every move removes one piece."""
 
     board_name = "overpass"
-    pieces = {PIECE: "#8d6e63"}
+    pieces: ClassVar[dict[str, str]] = {PIECE: "#8d6e63"}
     #: The file in ``engine/games/data`` holding the named layouts.
     layout_file: ClassVar[str]
     #: Whether the last piece must stand on the centre to win (otherwise the centre is the ideal).
@@ -227,7 +238,7 @@ class CrookedJumps(RemovalPuzzle):
     title = "Crooked Jumps"
     layout_file = "crooked_jumps.json"
     centre_required = True
-    options_spec = {
+    options_spec: ClassVar[dict[str, Option]] = {
         "layout": Option("standard", (), "the starting layout, by name, from engine/games/data/crooked_jumps.json"),
         "jumps": Option("crooked", ("crooked", "straight"),
                         "crooked: a jump may turn a corner at the piece it jumps over; straight: only along one line"),

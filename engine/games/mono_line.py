@@ -25,8 +25,19 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from engine.board import LineBoard
-from engine.core import (TERMINAL, Change, Content, Footprint, Game, IllegalMoveError, Move, Option, Outcome,
-                         PositionError, State)
+from engine.core import (
+    TERMINAL,
+    Change,
+    Content,
+    Footprint,
+    Game,
+    IllegalMoveError,
+    Move,
+    Option,
+    Outcome,
+    PositionError,
+    State,
+)
 from engine.games.pieces import DISPLAY, seats
 
 MODES = ("strict", "faithful", "friendly")
@@ -80,12 +91,12 @@ class MonoLine(Game):
     name = "mono-line"
     title = "Mono-Line"
     board_name = "overpass"
-    options_spec = {
+    options_spec: ClassVar[dict[str, Option]] = {
         "mode": Option("strict", MODES,
                        "blocked placements: strict refuses them, faithful lets them stand and the opponent "
                        "may claim the win, friendly warns and asks to take back or end the turn"),
     }
-    pieces = {colour: DISPLAY[colour] for seat in seats(2) for colour in seat}
+    pieces: ClassVar[dict[str, str]] = {colour: DISPLAY[colour] for seat in seats(2) for colour in seat}
 
     @property
     def num_players(self) -> int:
@@ -202,10 +213,11 @@ class MonoLineState(State):
 
     def parse_move(self, text: str) -> Move:
         """As the default, but a blocked placement in strict mode says which piece blocks it."""
-        colour, at, point = text.strip().partition("@")
-        if at and self.current_player == self.to_move and point in self.game.index and self.mode == "strict":
+        _, at, point = text.strip().partition("@")
+        if (at and self.mode == "strict" and point in self.game.index and self.pending is None
+                and self.current_player == self.to_move and self.board[self.game.index[point]] is None):
             reason = self.blocked_reason(point)
-            if reason and self.board[self.game.index[point]] is None:
+            if reason:
                 raise IllegalMoveError(f"{text.strip()!r} is refused: {reason}")
         return super().parse_move(text)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from functools import cached_property
+from typing import ClassVar
 
 from engine.core import Option
 from engine.games.bridges import bridge_reach
@@ -27,7 +28,7 @@ class OverPassSpiral(RemovalPuzzle):
     title = "Over-Pass Spiral"
     layout_file = "overpass_spiral.json"
     centre_required = False
-    options_spec = {
+    options_spec: ClassVar[dict[str, Option]] = {
         "layout": Option("standard", (), "the starting layout, by name, from engine/games/data/overpass_spiral.json"),
     }
 

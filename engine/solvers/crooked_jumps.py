@@ -15,7 +15,12 @@ import time
 from dataclasses import dataclass
 
 from engine.core import State
-from engine.games.crooked_jumps import CrookedJumps, RemovalPuzzle, RemovalPuzzleState, Step
+from engine.games.crooked_jumps import (
+    CrookedJumps,
+    RemovalPuzzle,
+    RemovalPuzzleState,
+    Step,
+)
 from engine.solvers import Progress, ProgressCallback, Solution
 
 #: How many positions pass between two looks at the clock.

@@ -5,9 +5,15 @@ import random
 
 import pytest
 
-from engine import OptionError, PositionError, TERMINAL, state_from_json
+from engine import TERMINAL, OptionError, PositionError, state_from_json
 from engine.games import crooked_jumps
-from engine.games.crooked_jumps import Capture, CrookedJumps, LayoutFileError, PIECE, load_layout
+from engine.games.crooked_jumps import (
+    PIECE,
+    Capture,
+    CrookedJumps,
+    LayoutFileError,
+    load_layout,
+)
 
 
 def position(*pieces, **options):

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from engine.games.crooked_jumps import CrookedJumps
-from engine.solvers import solver
 from engine.solvers import crooked_jumps as search
+from engine.solvers import solver
 from firmware_host.cli import main
 
 RECORDS = Path(__file__).parent.parent / "data" / "crooked_jumps"

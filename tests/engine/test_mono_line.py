@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import IllegalMoveError, PositionError, TERMINAL, state_from_json
+from engine import TERMINAL, IllegalMoveError, PositionError, state_from_json
 from engine.games.mono_line import Claim, EndTurn, MonoLine, Place, TakeBack
 from engine.games.pieces import seats
 

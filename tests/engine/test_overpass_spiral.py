@@ -8,8 +8,8 @@ import pytest
 
 from engine import TERMINAL, new_game, state_from_json
 from engine.games.overpass_spiral import OverPassSpiral
-from engine.solvers import solver
 from engine.solvers import overpass_spiral as spiral_solver
+from engine.solvers import solver
 
 RECORDS = Path(__file__).parent.parent / "data" / "overpass_spiral"
 
