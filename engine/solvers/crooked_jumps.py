@@ -21,7 +21,7 @@ from engine.games.crooked_jumps import (
     RemovalPuzzleState,
     Step,
 )
-from engine.solvers import Progress, ProgressCallback, Solution
+from engine.solvers import Progress, ProgressCallback, Solution, SolverError
 
 #: How many positions pass between two looks at the clock.
 CHECK_EVERY = 2048
@@ -152,7 +152,8 @@ def solve(*, time_limit: float, progress: ProgressCallback | None = None, state:
 def solve_removal(state: State, time_limit: float, progress: ProgressCallback | None = None) -> Solution:
     """Search a removal puzzle from ``state`` and say what was found, in a player's words."""
     if not isinstance(state, RemovalPuzzleState):
-        raise TypeError(f"a removal puzzle state is needed, not {type(state).__name__}")
+        raise SolverError(f"the removal-puzzle solver needs a Crooked Jumps or Over-Pass Spiral position, "
+                          f"not a {state.game.name} one")
     game = state.game
     report = RemovalSearch(game, time_limit, progress).run(state.mask)
     moves = [str(game.move_of(step)) for step in report.path]

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from engine import new_game
 from engine.games.crooked_jumps import CrookedJumps
+from engine.solvers import SolverError, solver
 from engine.solvers import crooked_jumps as search
-from engine.solvers import solver
 from firmware_host.cli import main
 
 RECORDS = Path(__file__).parent.parent / "data" / "crooked_jumps"
@@ -109,6 +110,11 @@ def test_symmetric_positions_share_one_memo_key():
     for perm in game.symmetries:
         image = sum(1 << perm[i] for i in range(len(game.locations)) if mask >> i & 1)
         assert finder.canonical(image) == finder.canonical(mask)
+
+
+def test_a_position_of_another_game_is_refused_with_a_clear_error():
+    with pytest.raises(SolverError, match="not a mono-line one"):
+        search.solve(time_limit=1, state=new_game("mono-line"))
 
 
 def test_chains_count_a_piece_jumping_on_from_where_it_landed_as_one():
