@@ -211,3 +211,12 @@ def test_golden_records_replay(path):
         state.apply(text)
     assert state.position() == record["final_position"]
     assert state.outcome().winners == tuple(record["winners"])
+
+
+def test_the_whose_turn_light_shows_a_colour_of_the_player_to_move_with_pieces_left():
+    state = MonoLine().new_initial_state()
+    assert state.turn_piece() == "black"
+    state.apply("black@p97")
+    assert state.turn_piece() == "white"
+    ten_white = {p: "white" for p in ("p98", "p99", "p100", "p101", "p102", "p103", "p104", "p89", "p90", "p91")}
+    assert setup(pieces=ten_white, to_move=1).turn_piece() == "blue"
