@@ -89,7 +89,7 @@ def svg(board: Board, overlay: Overlay | None = None, width: int = 800) -> str:
            f'<rect width="{width}" height="{height}" fill="{PAPER}"/>']
     for shape in board.shapes:
         out.append(f'<polygon points="{poly(shape.outline)}" fill="{FILLS.get(shape.fill, shape.fill)}" '
-                   f'stroke="{INK}" stroke-width="1.5" class="shape shape-{escape(shape.fill)}"/>')
+                   f'stroke="{INK}" stroke-width="1.5" class="shape shape-{escape(shape.fill)}" pointer-events="none"/>')
     for location in board.locations.values():  # above the shapes, so a lit cell shows
         if location.outline:
             out.append(_area(location, poly(location.outline), overlay))
@@ -97,7 +97,7 @@ def svg(board: Board, overlay: Overlay | None = None, width: int = 800) -> str:
         a, b = pt(stroke.a).split(","), pt(stroke.b).split(",")
         dash = ' stroke-dasharray="4 4" opacity="0.5"' if stroke.hidden else ""
         out.append(f'<line x1="{a[0]}" y1="{a[1]}" x2="{b[0]}" y2="{b[1]}" stroke="{INK}" '
-                   f'stroke-width="2" stroke-linecap="round"{dash}/>')
+                   f'stroke-width="2" stroke-linecap="round" pointer-events="none"{dash}/>')
     for location in board.locations.values():
         out.append(_spot(location, pt(location.xy), rad, overlay))
     out.append("</svg>")
@@ -124,10 +124,9 @@ def _spot(location: Location, centre: str, rad: float, overlay: Overlay) -> str:
     if piece:
         parts.append(f'<circle cx="{cx}" cy="{cy}" r="{rad:.2f}" fill="{_piece_fill(piece, overlay.piece_colours)}" '
                      f'stroke="{INK}" stroke-width="1.2" class="piece" data-piece="{escape(piece)}"/>')
-    elif not location.outline:
-        parts.append(f'<circle cx="{cx}" cy="{cy}" r="{rad * 0.28:.2f}" fill="{INK}" class="spot"/>')
-    else:
-        parts.append(f'<circle cx="{cx}" cy="{cy}" r="{rad:.2f}" fill="transparent" class="spot"/>')
+    elif not location.outline:  # a dot, inside a transparent disc that takes the clicks
+        parts.append(f'<circle cx="{cx}" cy="{cy}" r="{rad:.2f}" fill="transparent" class="hit"/>'
+                     f'<circle cx="{cx}" cy="{cy}" r="{rad * 0.28:.2f}" fill="{INK}" class="spot"/>')
     if overlay.show_ids:
         parts.append(f'<text x="{cx}" y="{float(cy) - rad * 1.1:.2f}" font-size="{max(rad * 0.9, 7):.1f}" '
                      f'text-anchor="middle" font-family="sans-serif" fill="#5a3d9a">{escape(location.id)}</text>')

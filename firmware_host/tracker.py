@@ -14,7 +14,8 @@ operations however many moves there are.  It never guesses:
   presence sensing) is offered when the hand has touched its locations and the
   board is back in sync, again waiting for confirm; a bump put back changes
   nothing without that button;
-- the previous position put back is a takeback;
+- the previous position put back is a takeback, unless it only lifts pieces that a
+  legal move may still carry on (the piece a placement put down, lifted to move on);
 - a board that matches nothing for ``out_of_sync`` seconds is out of sync and shows
   its fixes; after an undo, a new game or a restart it shows them at once
   (restoring), and accepts no move until the board matches the game again.
@@ -224,7 +225,7 @@ class MoveTracker:
             return self._with_fixes(Status.RESTORING)
         expectation = self.expectation
         matches = expectation.by_reading.get(frozenset((loc, self.observed[loc]) for loc in differing))
-        if matches:
+        if matches and not self._in_hand(matches):
             self._timers.unmatched_since = None
             return self._matched(matches)
         possible = self._possible()
@@ -271,6 +272,17 @@ class MoveTracker:
                        key=lambda plan: str(plan.move))
         return TrackerView(Status.CONFIRM, candidates=(*moves, *takebacks),
                            note="several moves look the same to the sensors: hint picks, confirm makes it")
+
+    def _in_hand(self, matches: list[Plan]) -> bool:
+        """Whether a board that reads as a takeback is rather a piece lifted on its way somewhere.
+
+        Taking back a placement only lifts pieces, which is also how the next move of
+        the placed piece begins; while such a move is possible, the hand is moving, and
+        the undo button is the way to take the placement back.
+        """
+        return (all(isinstance(plan.move, Takeback) for plan in matches)
+                and all(after is None for plan in matches for _, after in plan.reading)
+                and any(not isinstance(plan.move, Takeback) for plan in self._possible()))
 
     def _possible(self) -> list[Plan]:
         """Moves still possible: each differing location is part of the move and reads its after, or is in the hand."""

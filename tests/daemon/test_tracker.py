@@ -143,6 +143,18 @@ def test_the_previous_position_put_back_is_a_takeback(toy) -> None:
     assert isinstance(table.wait(SETTLE * 1.1).move, Takeback)
 
 
+def test_a_placed_piece_lifted_again_is_in_the_hand_not_a_takeback(toy) -> None:
+    """Lifting the piece a placement just put down is how its next move starts (Over-Pass: enter, then move
+    it off the Center Square); held however long, it is not taken back. The undo button takes it back."""
+    table = Table(toy, {"p5": "black"}, takeback={}, mover=0)  # black placed on p5; black to move on
+    assert table.lift("p5") is Status.MOVING
+    assert table.tracker.view.destinations
+    assert table.wait(SETTLE * 10) is None
+    target = sorted(table.tracker.view.destinations)[0]
+    assert table.put(target) is Status.SETTLING
+    assert str(table.wait(SETTLE * 1.1).move) == f"p5-{target}"
+
+
 def test_a_board_that_matches_nothing_goes_out_of_sync_shows_fixes_and_resumes(toy) -> None:
     table = Table(toy, {"p1": "black", "p9": "white"})
     table.lift("p1")

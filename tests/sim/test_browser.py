@@ -22,6 +22,12 @@ def page():
         browser.close()
 
 
+def click(page, location):
+    """Click where a location is on the board, as a person does (whatever is drawn on top there)."""
+    box = page.locator(f'#board [data-loc="{location}"]').first.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def led(page, location):
     """The LED colour the page shows at a location, or None."""
     ring = page.locator(f'#board g[data-loc="{location}"] circle.led')
@@ -61,14 +67,14 @@ def test_opening_turn_of_overpass_by_clicks(served, page):
     # Take the turn's piece from the box and put it on the Center Square.
     page.click(f'#tray button[data-piece="{mover}"]')
     page.wait_for_selector(f'#hand [data-piece="{mover}"]')
-    page.click('#board g[data-loc="center"]')
+    click(page, "center")
     wait_for_history(sim, 2)  # the entry, then the daemon's roll
     assert [str(m) for m in state.history][0] == "enter"
     assert str(state.history[1]).startswith("roll ")
     page.wait_for_function("document.querySelector('#dice').textContent.startsWith('roll')")
 
     # Lift the piece: the LEDs light where it may go.
-    page.click('#board g[data-loc="center"]')
+    click(page, "center")
     snapshot = wait_for(sim, lambda s: "center" in s["lifted"])
     destinations = snapshot["destinations"]
     assert destinations, "lifting the piece lights its destinations"
@@ -76,7 +82,7 @@ def test_opening_turn_of_overpass_by_clicks(served, page):
         page.wait_for_selector(f'#board g[data-loc="{location}"] circle.led')
         assert led(page, location) == snapshot["leds"][location].replace("#", "rgb") or led(page, location)
     target = destinations[0]
-    page.click(f'#board g[data-loc="{target}"]')
+    click(page, target)
     wait_for_history(sim, 3)
     assert str(state.history[2]).endswith(target)
     assert state.contents()["center"] is None and state.contents()[target] == mover
