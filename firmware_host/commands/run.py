@@ -6,7 +6,12 @@ import argparse
 import os
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from firmware_host.config import load_config
+
+if TYPE_CHECKING:
+    from firmware_host.daemon import Daemon
 
 
 def default_config() -> Path:
@@ -23,6 +28,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help=f"the configuration file (default: {default_config()})")
     run.add_argument("--check", action="store_true",
                      help="check the configuration and the wiring, open nothing, and exit")
+    web = run.add_argument_group("web mirror", "a read-only page showing the board and its LEDs")
+    web.add_argument("--web", action="store_true", help="serve the mirror page")
+    web.add_argument("--listen", default="127.0.0.1", metavar="HOST",
+                     help="address to listen on (default 127.0.0.1; any other needs a token)")
+    web.add_argument("--port", type=int, default=8300, help="port (default 8300)")
+    web.add_argument("--token", help="the token the page asks for on the network (default: a random one, printed)")
     run.set_defaults(handler=run_daemon)
 
 
@@ -35,5 +46,26 @@ def run_daemon(args: argparse.Namespace) -> int:
               f"sensors {config.sensors.driver}, LEDs {config.leds.driver}, journal {config.journal_path}")
         return 0
     from firmware_host.daemon import Daemon
-    Daemon.from_config(config).run()
+    daemon = Daemon.from_config(config)
+    if args.web:
+        start_mirror(daemon, args.listen, args.port, args.token)
+    daemon.run()
     return 0
+
+
+def start_mirror(daemon: Daemon, host: str, port: int, token: str | None) -> None:
+    """Serve the read-only page from a thread of its own; the daemon keeps the main thread."""
+    import asyncio
+    import threading
+
+    from firmware_host.web.mirror import MirrorSession
+    from firmware_host.web.serve import access_token, serve
+
+    mirror = MirrorSession(daemon)
+    token = access_token(host, token)
+
+    async def main() -> None:
+        mirror.attach(asyncio.get_running_loop())
+        await serve(mirror, host, port, read_only=True, token=token)
+
+    threading.Thread(target=asyncio.run, args=(main(),), name="web-mirror", daemon=True).start()

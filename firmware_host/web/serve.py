@@ -32,19 +32,17 @@ def access_token(host: str, token: str | None) -> str | None:
 
 
 async def serve(session: Session, host: str, port: int, *, read_only: bool, token: str | None,
-                alongside: Awaitable[None]) -> None:
-    """Serve the page until interrupted, running ``alongside`` (the board's loop) meanwhile."""
+                alongside: Awaitable[None] | None = None) -> None:
+    """Serve the page until interrupted, running ``alongside`` (the simulated board's loop) meanwhile."""
     app = create_app(session, read_only=read_only, token=token)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off"))
     shown = f"[{host}]" if ":" in host else host
     query = f"/?token={token}" if token else "/"
     print(f"gameboard: open http://{shown}:{port}{query}", flush=True)
-    loop_task = asyncio.ensure_future(alongside)
+    loop_task = asyncio.ensure_future(alongside) if alongside is not None else None
     try:
         await server.serve()
     finally:
-        loop_task.cancel()
-        try:
-            await loop_task
-        except asyncio.CancelledError:
-            pass
+        if loop_task is not None:
+            loop_task.cancel()
+            await asyncio.gather(loop_task, return_exceptions=True)

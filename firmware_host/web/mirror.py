@@ -1,0 +1,82 @@
+"""The web page beside a real board: a read-only mirror of what the daemon shows.
+
+The daemon runs its loop on the main thread; the page's server runs on another.
+The daemon hands over each new snapshot through ``subscribe`` (called on its
+thread), and the mirror keeps the latest one: the server never reads the live game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+from engine.draw import Overlay, svg
+from engine.errors import GameboardError
+from firmware_host.daemon import Daemon
+
+
+class MirrorSession:
+    """What the page shows of a running daemon; it takes no actions."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        game = daemon.state.game
+        self._board = game.board
+        self._title = game.title
+        self._pieces = game.pieces
+        self._player_names = [game.player_name(p) for p in range(game.num_players)]
+        self._lock = threading.Lock()
+        self._snapshot = daemon.snapshot()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._event: asyncio.Event | None = None
+        daemon.subscribe(self._received)
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The server's event loop, which the daemon's thread wakes on each change."""
+        self._loop = loop
+        self._event = asyncio.Event()
+
+    def _received(self, snapshot: dict[str, Any]) -> None:
+        with self._lock:
+            self._snapshot = snapshot
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        event, self._event = self._event, asyncio.Event()
+        event.set()
+
+    def changed(self) -> asyncio.Event:
+        return self._event
+
+    def act(self, action: dict[str, Any]) -> None:
+        raise GameboardError("this page mirrors a real board: play on the board")
+
+    def view(self) -> dict[str, Any]:
+        with self._lock:
+            snapshot = self._snapshot
+        leds = {loc: _rgb(colour) for loc, colour in snapshot["leds"].items() if colour != "#000000"}
+        pieces = {loc: piece for loc, piece in snapshot["expected"].items() if piece}
+        player = snapshot["turn"]
+        turn = self._player_names[player] if 0 <= player < len(self._player_names) else ""
+        return {
+            "title": self._title,
+            "game": snapshot["game"],
+            "games": [],
+            "svg": svg(self._board, Overlay(pieces=pieces, leds=leds, piece_colours=self._pieces), width=760),
+            "turn": turn,
+            "turn_colour": self._pieces.get(snapshot["turn_piece"] or "", ""),
+            "dice": snapshot["dice"],
+            "status": snapshot["status_text"] + (f" - {snapshot['note']}" if snapshot["note"] else ""),
+            "buttons": [],
+            "dice_entry": False,
+            "hand": [],
+            "tray": [],
+            "piece_colours": self._pieces,
+            "noise": False,
+            "log": snapshot["history"],
+        }
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
