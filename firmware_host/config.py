@@ -161,6 +161,12 @@ class Hal(NamedTuple):
     buttons: ButtonPanel | None
     dice: DiceSource
 
+    def close(self) -> None:
+        """Release every part (LEDs dark)."""
+        for part in (self.leds, self.sensors, self.buttons):
+            if part is not None:
+                part.close()
+
 
 @dataclass(frozen=True)
 class Config:

@@ -154,9 +154,7 @@ class Daemon:
 
     def close(self) -> None:
         """Dark LEDs, hardware released, journal closed."""
-        for device in (self.hal.leds, self.hal.sensors, self.hal.buttons):
-            if device is not None:
-                device.close()
+        self.hal.close()
         self.journal.close()
         self.notifier.close()
 

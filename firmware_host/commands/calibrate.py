@@ -117,6 +117,4 @@ def opened_hal(config: Config) -> Iterator[Hal]:
     try:
         yield hal
     finally:
-        for part in (hal.sensors, hal.leds, hal.buttons):
-            if part is not None:
-                part.close()
+        hal.close()
