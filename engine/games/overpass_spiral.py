@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from engine.core import Option
 from engine.games.bridges import bridge_reach
-from engine.games.crooked_jumps import RemovalPuzzle, Step
+from engine.games.removal_puzzle import RemovalPuzzle, Step
 
 
 class OverPassSpiral(RemovalPuzzle):

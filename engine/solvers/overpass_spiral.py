@@ -11,7 +11,7 @@ from __future__ import annotations
 from engine.core import State
 from engine.games.overpass_spiral import OverPassSpiral
 from engine.solvers import ProgressCallback, Solution
-from engine.solvers.crooked_jumps import solve_removal
+from engine.solvers.removal import solve_removal
 
 
 def solve(*, time_limit: float, progress: ProgressCallback | None = None, state: State | None = None) -> Solution:

@@ -6,14 +6,9 @@ import random
 import pytest
 
 from engine import TERMINAL, OptionError, PositionError, state_from_json
-from engine.games import crooked_jumps
-from engine.games.crooked_jumps import (
-    PIECE,
-    Capture,
-    CrookedJumps,
-    LayoutFileError,
-    load_layout,
-)
+from engine.games import removal_puzzle
+from engine.games.crooked_jumps import CrookedJumps
+from engine.games.removal_puzzle import PIECE, Capture, LayoutFileError, load_layout
 
 
 def position(*pieces, **options):
@@ -105,7 +100,7 @@ def test_an_unknown_layout_names_the_ones_there_are():
 
 def test_layout_file_errors_name_the_file_the_piece_and_the_fix(tmp_path, monkeypatch):
     board = CrookedJumps().line_board
-    monkeypatch.setattr(crooked_jumps, "DATA", tmp_path)
+    monkeypatch.setattr(removal_puzzle, "DATA", tmp_path)
     (tmp_path / "bad.json").write_text('{"layouts": {"a": {"pieces": [[1, 0], [0.5, 0.5]]}}}')
     with pytest.raises(LayoutFileError, match=r"bad.json: layout 'a', piece 2 at \[0.5, 0.5\]: no intersection"):
         load_layout("bad.json", "a", board)

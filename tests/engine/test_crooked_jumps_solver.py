@@ -9,6 +9,8 @@ from engine import new_game
 from engine.games.crooked_jumps import CrookedJumps
 from engine.solvers import SolverError, solver
 from engine.solvers import crooked_jumps as search
+from engine.solvers import removal
+from engine.solvers.removal import RemovalSearch, chains
 from firmware_host.cli import main
 
 RECORDS = Path(__file__).parent.parent / "data" / "crooked_jumps"
@@ -88,7 +90,7 @@ def test_one_piece_that_can_never_reach_the_centre_is_explained():
 
 
 def test_the_time_limit_stops_the_search_with_the_best_found(monkeypatch):
-    monkeypatch.setattr(search, "CHECK_EVERY", 10)
+    monkeypatch.setattr(removal, "CHECK_EVERY", 10)
     state = CrookedJumps(layout="ring").new_initial_state()
     reports = []
     solution = search.solve(time_limit=0.0, progress=reports.append, state=state)
@@ -97,7 +99,7 @@ def test_the_time_limit_stops_the_search_with_the_best_found(monkeypatch):
 
 
 def test_progress_is_reported_with_positions_and_the_best_count(monkeypatch):
-    monkeypatch.setattr(search, "CHECK_EVERY", 1)
+    monkeypatch.setattr(removal, "CHECK_EVERY", 1)
     reports = []
     search.solve(time_limit=30, progress=reports.append)
     assert reports and reports[0].explored >= 1 and reports[-1].best >= 1
@@ -105,7 +107,7 @@ def test_progress_is_reported_with_positions_and_the_best_count(monkeypatch):
 
 def test_symmetric_positions_share_one_memo_key():
     game = CrookedJumps()
-    finder = search.RemovalSearch(game, 1.0)
+    finder = RemovalSearch(game, 1.0)
     mask = game.start_mask ^ (1 << game.index["p1"]) ^ (1 << game.index["p13"])
     for perm in game.symmetries:
         image = sum(1 << perm[i] for i in range(len(game.locations)) if mask >> i & 1)
@@ -118,7 +120,7 @@ def test_a_position_of_another_game_is_refused_with_a_clear_error():
 
 
 def test_chains_count_a_piece_jumping_on_from_where_it_landed_as_one():
-    assert search.chains([(1, 2, 9), (2, 3, 9), (5, 6, 9), (6, 1, 9)]) == 2
+    assert chains([(1, 2, 9), (2, 3, 9), (5, 6, 9), (6, 1, 9)]) == 2
 
 
 @pytest.mark.parametrize("path", sorted(RECORDS.glob("*.json")), ids=lambda p: p.stem)
