@@ -23,6 +23,7 @@ from firmware_host.web.serve import access_token
 from hal.clock import ManualClock
 from hal.dice import RandomDice
 from hal.mock import MockBoard
+from tests.daemon.test_service import MOCK_CONFIG
 from tests.sim.conftest import free_port
 from wiring.model import straight_wiring
 
@@ -126,20 +127,6 @@ def test_the_mirror_shows_what_the_daemon_shows_and_takes_no_action(tmp_path):
     assert 'data-piece="black"' in view["svg"]
     assert view["turn"] == state.game.player_name(1)
     daemon.close()
-
-
-MOCK_CONFIG = """\
-[game]
-name = "squareoff"
-[sensors]
-driver = "mock"
-board = "squareoff"
-[leds]
-driver = "mock"
-board = "squareoff"
-[journal]
-path = "journal.sqlite3"
-"""
 
 
 def test_gameboard_run_web_serves_the_mirror(tmp_path):
