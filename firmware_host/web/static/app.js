@@ -41,8 +41,14 @@ function render(view) {
   $("title").textContent = view.title;
   $("mode").textContent = view.read_only ? "mirror of the board" : "simulator";
   $("board").innerHTML = view.svg;
-  $("turn").textContent = view.turn || "";
-  $("turn").style.color = view.turn_colour || "";
+  const turn = $("turn");
+  turn.replaceChildren(view.turn || "");
+  if (view.turn_colour) {
+    const swatch = document.createElement("span");
+    swatch.className = "piece-chip";
+    swatch.style.background = view.turn_colour;
+    turn.prepend(swatch);
+  }
   $("dice").textContent = view.dice || "";
   $("status").textContent = view.status || "";
   $("controls").hidden = view.read_only;
