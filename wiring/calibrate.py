@@ -383,7 +383,7 @@ class Calibration:
                                  " or press s to skip them.")
             else:
                 break
-        for channel, location in wanted.items():
+        for channel in wanted:
             if channel in on:
                 progress.readings[piece_class][str(channel)] = _sample(on[channel])
         progress.class_skipped[piece_class] += missing

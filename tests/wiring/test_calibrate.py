@@ -89,7 +89,7 @@ def test_mistakes_are_caught_and_the_file_says_what_is_left(tmp_path: Path) -> N
 
     stuck = truth.channel_of[stuck_location]
     assert any(f"Channels {stuck} read a piece with the board empty" in text for text in person.told)
-    assert any(f"it already belongs to p1: is the piece on p1 instead of p2?" in text for text in person.told)
+    assert any("it already belongs to p1: is the piece on p1 instead of p2?" in text for text in person.told)
     assert any("it already belongs to p3: is the piece on p3 instead of p9?" in text for text in person.told)
     assert any("No channel sees a piece. Check that the piece is on p5" in text for text in person.told)
     asked_for = [q.locations[0] for q in person.asked if q.phase == "sensors"]
