@@ -1,0 +1,237 @@
+"""A person at the simulator page: engine moves turned into the page's actions, and nothing else.
+
+``hand_actions`` turns a move's footprint into clicks, flips, takes from the box and
+drops, in an order the simulator's hands can carry out: a piece leaves its place
+before another arrives there, a Trade is two lifts then two places, a piece changing
+colour in place is turned over.  ``Player`` sends those actions to a ``SimSession``
+on a ``ManualClock``, lets time pass as a hand does, answers a confirmation with
+hint and confirm, and checks that the daemon accepted exactly the intended move.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import random
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from engine.core import Change, Move, State
+from firmware_host.sim import SimSession, split_stack
+from firmware_host.tracker import Status
+from hal.clock import ManualClock
+
+Action = dict[str, Any]
+
+#: Seconds between two actions of a hand: well inside the daemon's settle time.
+HAND_PAUSE = 0.05
+#: Seconds the board is left alone after a move: past debounce and settle.
+SETTLE_WAIT = 0.6
+
+
+def daemon_hands() -> ModuleType:
+    """tests/daemon/hands.py (its ``expressible``: the moves a person can make), loaded once."""
+    name = "gameboard_daemon_tests_hands"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).parent.parent / "daemon" / "hands.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@dataclass
+class _Departure:
+    """A piece leaving ``source``: to ``target``, or put away (None); ``held``: lifted, not yet placed."""
+
+    piece: str
+    source: str
+    target: str | None
+    held: bool = False
+
+
+def _pieces(content: str | None) -> list[str]:
+    return sorted(split_stack(content)) if content else []
+
+
+def hand_actions(changes: Sequence[Change], codes: Sequence[str], stacks: Callable[[str], bool]) -> list[Action]:
+    """The page's actions that make ``changes`` on the board.
+
+    ``codes`` are the game's piece codes in flip order; ``stacks(location)`` tells a
+    location that holds several pieces, where a click with a piece in hand adds it and a
+    click with none lifts the top piece (the last code in sorted order).
+    """
+    before = {c.location: _pieces(c.before) for c in changes}
+    after = {c.location: _pieces(c.after) for c in changes}
+    leaving = {loc: list((Counter(before[loc]) - Counter(after[loc])).elements()) for loc in before}
+    arriving = {loc: list((Counter(after[loc]) - Counter(before[loc])).elements()) for loc in before}
+    for loc, gone in leaving.items():
+        # Only the top of a stack can be lifted: a stack losing a lower piece is cleared and rebuilt from the box.
+        if gone and sorted(gone) != before[loc][len(before[loc]) - len(gone):]:
+            leaving[loc], arriving[loc] = list(before[loc]), list(after[loc])
+    actions: list[Action] = []
+    all_leaving = Counter(p for gone in leaving.values() for p in gone)
+    all_arriving = Counter(p for came in arriving.values() for p in came)
+    for loc in before:
+        if len(before[loc]) == len(after[loc]) == 1 and leaving[loc] and not stacks(loc):
+            old, new = before[loc][0], after[loc][0]
+            if codes[(codes.index(old) + 1) % len(codes)] == new and not all_arriving[old] and not all_leaving[new]:
+                actions.append({"type": "flip", "loc": loc})
+                leaving[loc], arriving[loc] = [], []
+    departures: list[_Departure] = []
+    from_box: list[tuple[str, str]] = []
+    for loc, came in arriving.items():
+        for piece in came:
+            source = next((src for src, gone in leaving.items() if src != loc and piece in gone), None)
+            if source is None:
+                from_box.append((piece, loc))
+            else:
+                leaving[source].remove(piece)
+                departures.append(_Departure(piece, source, loc))
+    departures += [_Departure(piece, loc, None) for loc, gone in leaving.items() for piece in gone]
+    carried, put_away = _carry_out(departures, {loc: list(before[loc]) for loc in before}, stacks)
+    actions += carried
+    for piece, loc in from_box + put_away:
+        actions += [{"type": "take", "piece": piece}, {"type": "click", "loc": loc}]
+    return actions
+
+
+def _carry_out(departures: list[_Departure], board: dict[str, list[str]],
+               stacks: Callable[[str], bool]) -> tuple[list[Action], list[tuple[str, str]]]:
+    """The actions of ``departures``, and the (piece, location) arrivals left to take from the box.
+
+    Lift the top piece of a place and carry it where it goes, once nothing has still to leave there.
+
+    Moves first, then pieces put away; a cycle (a Trade) is broken by holding a piece
+    while the others move, or, where stacks are involved, by putting one away and
+    taking its like from the box at the end.
+    """
+    actions: list[Action] = []
+    from_box: list[tuple[str, str]] = []
+    pending = list(departures)
+
+    def free(location: str) -> bool:
+        return not any(d.source == location and not d.held for d in pending)
+
+    def lift(departure: _Departure) -> None:
+        board[departure.source].remove(departure.piece)
+        actions.append({"type": "click", "loc": departure.source})
+
+    def on_top(departure: _Departure) -> bool:
+        return not departure.held and board[departure.source][-1] == departure.piece
+
+    while pending:
+        ready = next((d for d in pending if d.held and free(d.target)), None) \
+            or next((d for d in pending if d.target is not None and on_top(d) and free(d.target)), None)
+        if ready is not None:
+            if not ready.held:
+                lift(ready)
+            actions.append({"type": "click", "loc": ready.target})
+            pending.remove(ready)
+            continue
+        away = next((d for d in pending if d.target is None and on_top(d)), None)
+        if away is not None:
+            lift(away)
+            actions.append({"type": "drop"})
+            pending.remove(away)
+            continue
+        cycle = next(d for d in pending if on_top(d))
+        lift(cycle)
+        if any(stacks(d.source) or stacks(d.target) for d in pending):
+            # A held piece would be stacked by the next click on a stack: put it away instead.
+            actions.append({"type": "drop"})
+            pending.remove(cycle)
+            from_box.append((cycle.piece, cycle.target))
+        else:
+            cycle.held = True
+    return actions, from_box
+
+
+class Player:
+    """Plays chosen moves on a ``SimSession`` through ``act`` only, checking each is accepted."""
+
+    def __init__(self, session: SimSession, clock: ManualClock) -> None:
+        self.session = session
+        self.clock = clock
+
+    def wait(self, seconds: float) -> None:
+        """Leave the board alone for ``seconds``, the loop scanning every ``HAND_PAUSE``."""
+        for _ in range(max(1, round(seconds / HAND_PAUSE))):
+            self.clock.advance(HAND_PAUSE)
+            self.session.step()
+
+    def act(self, action: Action) -> None:
+        self.clock.advance(HAND_PAUSE)
+        self.session.act(action)
+
+    def make(self, move: Move) -> None:
+        """Make ``move`` as a person would, and see the daemon accept exactly it."""
+        session = self.session
+        daemon = session.daemon
+        state = daemon.state
+        plies = len(state.history)
+        footprint = state.footprint(move)
+        if footprint.changes:
+            game = state.game
+            for action in hand_actions(footprint.changes, list(game.pieces), session._stacks):
+                self.act(action)
+        elif move.button and daemon.tracker.expectation.buttons.get(move.button) == move:
+            self.act({"type": "button", "name": move.button})
+        else:
+            assert str(move) in daemon.snapshot()["moves"], f"{move} is not offered by its text"
+            self.act({"type": "play", "text": str(move)})
+        self.wait(SETTLE_WAIT)
+        self.answer(move)
+        assert [str(m) for m in daemon.state.history[plies:plies + 1]] == [str(move)], (
+            f"wanted {move}; the daemon: {daemon.status_text()}; history {daemon.state.history[plies:]}")
+        assert not session.hand, f"pieces left in hand: {session.hand}"
+        while daemon.state.is_chance_node():
+            self.wait(HAND_PAUSE)
+        expected = {loc: piece for loc, piece in daemon.state.contents().items() if piece is not None}
+        assert dict(session.mock.contents) == expected
+
+    def answer(self, move: Move) -> None:
+        """If the daemon waits for confirmation, press hint until ``move`` is selected, then confirm."""
+        view = self.session.daemon.tracker.view
+        if view.status is not Status.CONFIRM:
+            return
+        names = [str(plan.move) for plan in view.candidates]
+        assert str(move) in names, f"{move} is not among the candidates {names}"
+        for _ in range(names.index(str(move)) - view.selected):
+            self.act({"type": "button", "name": "hint"})
+        self.act({"type": "button", "name": "confirm"})
+        self.wait(HAND_PAUSE)
+
+
+def progress(state: State, move: Move, goal: str) -> tuple[float, float]:
+    """How far ``move`` brings the end nearer: pieces off (or, to fill, onto) the board, then distance gained."""
+    board = state.game.board
+    places = getattr(board, "places", board.locations)
+    changes = state.footprint(move).changes
+    off = sum(len(_pieces(c.before)) - len(_pieces(c.after)) for c in changes)
+    spread = sum((len(_pieces(c.after)) - len(_pieces(c.before))) * math.hypot(*places[c.location].xy)
+                 for c in changes)
+    return {"off": (off, spread), "in": (off, -spread), "fill": (-off, -spread)}[goal]
+
+
+def choose(state: State, rng: random.Random, goal: str, greed: float = 0.8) -> Move:
+    """A seeded person's move: one that ends the game if any, else mostly the most progress, else any."""
+    moves = daemon_hands().expressible(state)
+    ending = []
+    for move in moves:
+        state.push(move)
+        if state.is_terminal():
+            ending.append(move)
+        state.pop()
+    if ending:
+        return rng.choice(ending)
+    if rng.random() < greed:
+        scores = {move: progress(state, move, goal) for move in moves}
+        best = max(scores.values())
+        moves = [move for move in moves if scores[move] == best]
+    return rng.choice(moves)
