@@ -64,17 +64,23 @@ def hand_actions(changes: Sequence[Change], codes: Sequence[str], stacks: Callab
 
     ``codes`` are the game's piece codes in flip order; ``stacks(location)`` tells a
     location that holds several pieces, where a click with a piece in hand adds it and a
-    click with none lifts the top piece (the last code in sorted order).
+    click with none lifts the top piece (the last code in sorted order).  Pieces of a
+    code are alike: one put away and its like taken from the box are the same to the game.
     """
     before = {c.location: _pieces(c.before) for c in changes}
     after = {c.location: _pieces(c.after) for c in changes}
     leaving = {loc: list((Counter(before[loc]) - Counter(after[loc])).elements()) for loc in before}
     arriving = {loc: list((Counter(after[loc]) - Counter(before[loc])).elements()) for loc in before}
-    for loc, gone in leaving.items():
-        # Only the top of a stack can be lifted: a stack losing a lower piece is cleared and rebuilt from the box.
-        if gone and sorted(gone) != before[loc][len(before[loc]) - len(gone):]:
-            leaving[loc], arriving[loc] = list(before[loc]), list(after[loc])
     actions: list[Action] = []
+    from_box: list[tuple[str, str]] = []
+    for loc in before:
+        # A stack that stays occupied reads the same to a presence sensor, and only its top piece can be
+        # lifted: the hand clears every such stack first (the sensors see them all touched at once) and
+        # builds them up again last.
+        if stacks(loc) and before[loc] and after[loc]:
+            actions += [{"type": "click", "loc": loc}, {"type": "drop"}] * len(before[loc])
+            from_box += [(piece, loc) for piece in after[loc]]
+            leaving[loc], arriving[loc], before[loc] = [], [], []
     all_leaving = Counter(p for gone in leaving.values() for p in gone)
     all_arriving = Counter(p for came in arriving.values() for p in came)
     for loc in before:
@@ -84,7 +90,6 @@ def hand_actions(changes: Sequence[Change], codes: Sequence[str], stacks: Callab
                 actions.append({"type": "flip", "loc": loc})
                 leaving[loc], arriving[loc] = [], []
     departures: list[_Departure] = []
-    from_box: list[tuple[str, str]] = []
     for loc, came in arriving.items():
         for piece in came:
             source = next((src for src, gone in leaving.items() if src != loc and piece in gone), None)
@@ -96,7 +101,7 @@ def hand_actions(changes: Sequence[Change], codes: Sequence[str], stacks: Callab
     departures += [_Departure(piece, loc, None) for loc, gone in leaving.items() for piece in gone]
     carried, put_away = _carry_out(departures, {loc: list(before[loc]) for loc in before}, stacks)
     actions += carried
-    for piece, loc in from_box + put_away:
+    for piece, loc in put_away + from_box:
         actions += [{"type": "take", "piece": piece}, {"type": "click", "loc": loc}]
     return actions
 
@@ -208,30 +213,73 @@ class Player:
         self.wait(HAND_PAUSE)
 
 
-def progress(state: State, move: Move, goal: str) -> tuple[float, float]:
-    """How far ``move`` brings the end nearer: pieces off (or, to fill, onto) the board, then distance gained."""
+Score = Callable[[State, Move], tuple[float, ...]]
+
+
+def _distance(state: State, location: str) -> float:
     board = state.game.board
-    places = getattr(board, "places", board.locations)
+    return math.hypot(*getattr(board, "places", board.locations)[location].xy)
+
+
+def _off_and_outward(state: State, move: Move) -> tuple[int, float]:
+    """Pieces the move takes off the board, then how far it carries pieces from the centre."""
     changes = state.footprint(move).changes
     off = sum(len(_pieces(c.before)) - len(_pieces(c.after)) for c in changes)
-    spread = sum((len(_pieces(c.after)) - len(_pieces(c.before))) * math.hypot(*places[c.location].xy)
-                 for c in changes)
-    return {"off": (off, spread), "in": (off, -spread), "fill": (-off, -spread)}[goal]
+    return off, sum((len(_pieces(c.after)) - len(_pieces(c.before))) * _distance(state, c.location) for c in changes)
 
 
-def choose(state: State, rng: random.Random, goal: str, greed: float = 0.8) -> Move:
-    """A seeded person's move: one that ends the game if any, else mostly the most progress, else any."""
-    moves = daemon_hands().expressible(state)
-    ending = []
-    for move in moves:
-        state.push(move)
-        if state.is_terminal():
-            ending.append(move)
-        state.pop()
-    if ending:
-        return rng.choice(ending)
-    if rng.random() < greed:
-        scores = {move: progress(state, move, goal) for move in moves}
-        best = max(scores.values())
-        moves = [move for move in moves if scores[move] == best]
-    return rng.choice(moves)
+def outward(state: State, move: Move) -> tuple[float, ...]:
+    """Races to the edge and capture games: pieces off the board first, then pieces carried outward."""
+    return _off_and_outward(state, move)
+
+
+def bring_in_and_bear_off(state: State, move: Move) -> tuple[float, ...]:
+    """Groups-of-Three: bear off, else bring a piece in, else step where a piece may be brought in, else inward."""
+    off, outwards = _off_and_outward(state, move)
+    state.push(move)
+    offered = 0 if state.is_chance_node() else sum(1 for m in state.legal_moves if type(m).__name__ == "Add")
+    state.pop()
+    return max(off, 0), max(-off, 0), offered, -outwards
+
+
+def preferring(*kinds: str) -> Score:
+    """Moves of the named types first, in that order (Pawns Crossing: declare, roll, move tokens)."""
+    def score(state: State, move: Move) -> tuple[float, ...]:
+        name = type(move).__name__
+        return (len(kinds) - kinds.index(name),) if name in kinds else (0,)
+    return score
+
+
+class Greedy:
+    """A seeded person: a move that ends the game if any, else mostly one that scores best, else any."""
+
+    def __init__(self, score: Score, seed: int, greed: float = 0.9) -> None:
+        self.score = score
+        self.rng = random.Random(seed)
+        self.greed = greed
+
+    def __call__(self, state: State) -> Move:
+        moves = daemon_hands().expressible(state)
+        ending = []
+        for move in moves:
+            state.push(move)
+            if state.is_terminal():
+                ending.append(move)
+            state.pop()
+        if ending:
+            return self.rng.choice(ending)
+        if self.rng.random() < self.greed:
+            scores = {move: self.score(state, move) for move in moves}
+            best = max(scores.values())
+            moves = [move for move in moves if scores[move] == best]
+        return self.rng.choice(moves)
+
+
+class Script:
+    """A person following a written solution (a puzzle solver's), move by move in notation."""
+
+    def __init__(self, moves: Sequence[str]) -> None:
+        self.moves = list(moves)
+
+    def __call__(self, state: State) -> Move:
+        return state.parse_move(self.moves[len(state.history)])

@@ -9,15 +9,17 @@ Time is a ``ManualClock``: the whole set runs in seconds.
 from __future__ import annotations
 
 import importlib.util
-import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from engine.core import Change
+from engine.core import Move, State
+from engine.games.full_house import FullHouse
 from engine.registry import available_games
+from engine.solvers.full_house import solve
 from firmware_host.sim import SimSession
 from hal.clock import ManualClock
 
@@ -35,32 +37,45 @@ def _clicks() -> ModuleType:
 
 clicks = _clicks()
 
-#: (game, options, goal of the seeded person, cap on plies or None to play to the end).
+Policy = Callable[[State], Move]
+
+
+def full_house_solution(seed: int) -> Policy:
+    """The book's Full House puzzle, played as the solver solves it (a short search still finds a solution)."""
+    solution = solve(time_limit=0.3, state=FullHouse().new_initial_state())
+    assert solution.solved, solution.explanation
+    return clicks.Script(solution.moves)
+
+
+def greedy(score: clicks.Score) -> Callable[[int], Policy]:
+    return lambda seed: clicks.Greedy(score, seed)
+
+
+#: (game, options, the person's policy from a seed, cap on plies: None plays to the end).
 GAMES = [
-    ("overpass", {"players": 2}, "off", None),
-    ("overpass", {"players": 3}, "off", None),
-    ("overpass", {"players": 4}, "off", None),
-    ("groups-of-three", {"players": 2}, "in", None),
-    ("mono-line", {}, "off", None),
-    ("full-house", {"pieces": 10}, "fill", None),
-    ("crooked-jumps", {}, "off", None),
-    ("overpass-spiral", {}, "off", None),
-    ("squareoff", {"variant": "classic"}, "off", None),
-    ("squareoff", {"variant": "jump-off"}, "off", None),
-    ("squareoff", {"variant": "trading-places"}, "off", None),
-    ("hexover", {}, "off", None),
-    ("pawns-crossing", {"players": 2}, "off", 300),
+    ("overpass", {"players": 2}, greedy(clicks.outward), None),
+    ("overpass", {"players": 3}, greedy(clicks.outward), None),
+    ("overpass", {"players": 4}, greedy(clicks.outward), None),
+    ("groups-of-three", {"players": 2}, greedy(clicks.bring_in_and_bear_off), None),
+    ("mono-line", {}, greedy(clicks.outward), None),
+    ("full-house", {}, full_house_solution, None),
+    ("crooked-jumps", {}, greedy(clicks.outward), None),
+    ("overpass-spiral", {}, greedy(clicks.outward), None),
+    ("squareoff", {"variant": "classic"}, greedy(clicks.outward), None),
+    ("squareoff", {"variant": "jump-off"}, greedy(clicks.outward), None),
+    ("squareoff", {"variant": "trading-places"}, greedy(clicks.outward), None),
+    ("hexover", {}, greedy(clicks.outward), None),
+    ("pawns-crossing", {"players": 2}, greedy(clicks.preferring("Declare", "Roll", "TokenMove")), None),
 ]
 
 
-def play(session: SimSession, clock: ManualClock, goal: str, cap: int | None, seed: int) -> int:
-    """Play seeded moves until the game ends (or ``cap`` plies); returns the plies played."""
+def play(session: SimSession, clock: ManualClock, policy: Policy, cap: int | None = None) -> int:
+    """Play the policy's moves until the game ends (or ``cap`` plies); returns the plies played."""
     player = clicks.Player(session, clock)
-    rng = random.Random(seed)
     player.wait(clicks.SETTLE_WAIT)
     state = session.daemon.state
     while not state.is_terminal() and (cap is None or len(state.history) < cap):
-        player.make(clicks.choose(state, rng, goal))
+        player.make(policy(state))
         state = session.daemon.state
     return len(state.history)
 
@@ -74,11 +89,11 @@ def test_every_available_game_is_played_here():
     assert {game for game, *_ in GAMES} == set(available_games())
 
 
-@pytest.mark.parametrize(("game", "options", "goal", "cap"), GAMES,
-                         ids=[f"{game}-{'-'.join(map(str, options.values()))}" for game, options, *_ in GAMES])
-def test_a_whole_game_is_played_by_clicks(tmp_path, game, options, goal, cap):
+@pytest.mark.parametrize(("game", "options", "policy", "cap"), GAMES,
+                         ids=[f"{game}-{'-'.join(map(str, options.values()))}".strip("-") for game, options, *_ in GAMES])
+def test_a_whole_game_is_played_by_clicks(tmp_path, game, options, policy, cap):
     session, clock = new_session(tmp_path, game, options)
-    plies = play(session, clock, goal, cap, seed=5)
+    plies = play(session, clock, policy(5), cap)
     state = session.daemon.state
     if cap is None:
         assert state.is_terminal()
