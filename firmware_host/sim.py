@@ -144,7 +144,7 @@ class SimSession:
             held = placeable[-1] if placeable else self.hand[-1]
             self.hand.remove(held)
             self.mock.place(location, held.piece)
-        elif placeable and self._stacks(location):
+        elif placeable and self.stacks(location):
             held = placeable[-1]
             self.hand.remove(held)
             self.mock.lift(location)
@@ -156,7 +156,7 @@ class SimSession:
                 self.mock.place(location, join_stack(pieces))
             self.hand.append(Held(piece, location))
 
-    def _stacks(self, location: str) -> bool:
+    def stacks(self, location: str) -> bool:
         """Whether a location holds several pieces side by side (Pawns Crossing's tiles)."""
         return self.daemon.state.game.board.locations[location].kind == "tile"
 

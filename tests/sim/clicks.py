@@ -30,8 +30,8 @@ Action = dict[str, Any]
 
 #: Seconds between two actions of a hand: well inside the daemon's settle time.
 HAND_PAUSE = 0.05
-#: Seconds the board is left alone after a move: past debounce and settle.
-SETTLE_WAIT = 0.6
+#: The longest a move may take to be accepted once the hand is off the board (noise included).
+SETTLE_LIMIT = 3.0
 
 
 def daemon_hands() -> ModuleType:
@@ -158,17 +158,41 @@ def _carry_out(departures: list[_Departure], board: dict[str, list[str]],
 
 
 class Player:
-    """Plays chosen moves on a ``SimSession`` through ``act`` only, checking each is accepted."""
+    """Plays chosen moves on a ``SimSession`` through ``act`` only, checking each is accepted.
+
+    A reference state follows the intended moves and the daemon's rolls: after every
+    move the daemon's history must be exactly that, and the board must show it.
+    """
 
     def __init__(self, session: SimSession, clock: ManualClock) -> None:
         self.session = session
         self.clock = clock
+        self.reference = session.daemon.state.clone()
+        self.start = len(session.daemon.state.history)
 
     def wait(self, seconds: float) -> None:
         """Leave the board alone for ``seconds``, the loop scanning every ``HAND_PAUSE``."""
         for _ in range(max(1, round(seconds / HAND_PAUSE))):
             self.clock.advance(HAND_PAUSE)
             self.session.step()
+
+    def settle(self, plies: int) -> None:
+        """Wait, at most ``SETTLE_LIMIT`` seconds, until the daemon has taken a move or asks for confirmation."""
+        daemon = self.session.daemon
+        for _ in range(round(SETTLE_LIMIT / HAND_PAUSE)):
+            self.wait(HAND_PAUSE)
+            taken = len(daemon.state.history) > plies and not daemon.state.is_chance_node()
+            if (taken or daemon.tracker.view.status is Status.CONFIRM) and not daemon.tracker.waiting:
+                return
+
+    def ready(self) -> None:
+        """Wait until the daemon sees the board set up as the game expects (and has rolled, if it must)."""
+        daemon = self.session.daemon
+        for _ in range(round(SETTLE_LIMIT / HAND_PAUSE)):
+            if daemon.tracker.view.status is Status.READY and not daemon.state.is_chance_node():
+                return
+            self.wait(HAND_PAUSE)
+        raise AssertionError(f"the daemon never got ready: {daemon.status_text()}")
 
     def act(self, action: Action) -> None:
         self.clock.advance(HAND_PAUSE)
@@ -182,23 +206,17 @@ class Player:
         plies = len(state.history)
         footprint = state.footprint(move)
         if footprint.changes:
-            game = state.game
-            for action in hand_actions(footprint.changes, list(game.pieces), session._stacks):
+            for action in hand_actions(footprint.changes, list(state.game.pieces), session.stacks):
                 self.act(action)
         elif move.button and daemon.tracker.expectation.buttons.get(move.button) == move:
             self.act({"type": "button", "name": move.button})
         else:
             assert str(move) in daemon.snapshot()["moves"], f"{move} is not offered by its text"
             self.act({"type": "play", "text": str(move)})
-        self.wait(SETTLE_WAIT)
+        self.settle(plies)
         self.answer(move)
-        assert [str(m) for m in daemon.state.history[plies:plies + 1]] == [str(move)], (
-            f"wanted {move}; the daemon: {daemon.status_text()}; history {daemon.state.history[plies:]}")
-        assert not session.hand, f"pieces left in hand: {session.hand}"
-        while daemon.state.is_chance_node():
-            self.wait(HAND_PAUSE)
-        expected = {loc: piece for loc, piece in daemon.state.contents().items() if piece is not None}
-        assert dict(session.mock.contents) == expected
+        self.settle(plies)
+        self.check(move)
 
     def answer(self, move: Move) -> None:
         """If the daemon waits for confirmation, press hint until ``move`` is selected, then confirm."""
@@ -207,10 +225,30 @@ class Player:
             return
         names = [str(plan.move) for plan in view.candidates]
         assert str(move) in names, f"{move} is not among the candidates {names}"
-        for _ in range(names.index(str(move)) - view.selected):
+        for _ in range((names.index(str(move)) - view.selected) % len(names)):
             self.act({"type": "button", "name": "hint"})
         self.act({"type": "button", "name": "confirm"})
-        self.wait(HAND_PAUSE)
+
+    def check(self, move: Move) -> None:
+        """The daemon took ``move`` and then only rolls of the dice; the board shows the new position."""
+        session, reference = self.session, self.reference
+        history = session.daemon.state.history[self.start:]
+        self._follow_rolls(history)
+        reference.push(move)
+        self._follow_rolls(history)
+        assert [str(m) for m in history] == [str(m) for m in reference.history], (
+            f"wanted {move}; the daemon: {session.daemon.status_text()}; took {history[len(reference.history) - 1:]}")
+        assert not session.hand, f"pieces left in hand: {session.hand}"
+        expected = {loc: piece for loc, piece in reference.contents().items() if piece is not None}
+        assert dict(session.mock.contents) == expected
+
+    def _follow_rolls(self, history: Sequence[Move]) -> None:
+        """The daemon's rolls at the reference's chance nodes."""
+        reference = self.reference
+        while reference.is_chance_node() and len(history) > len(reference.history):
+            roll = history[len(reference.history)]
+            assert roll in [outcome for outcome, _ in reference.chance_outcomes()], f"{roll} is not a roll on offer"
+            reference.push(roll)
 
 
 Score = Callable[[State, Move], tuple[float, ...]]

@@ -72,7 +72,7 @@ GAMES = [
 def play(session: SimSession, clock: ManualClock, policy: Policy, cap: int | None = None) -> int:
     """Play the policy's moves until the game ends (or ``cap`` plies); returns the plies played."""
     player = clicks.Player(session, clock)
-    player.wait(clicks.SETTLE_WAIT)
+    player.ready()
     state = session.daemon.state
     while not state.is_terminal() and (cap is None or len(state.history) < cap):
         player.make(policy(state))
