@@ -30,6 +30,8 @@ Action = dict[str, Any]
 
 #: Seconds between two actions of a hand: well inside the daemon's settle time.
 HAND_PAUSE = 0.05
+#: Seconds between two scans of the loop: two scans within a pause, so the debouncer sees every touch.
+SCAN_PERIOD = 0.025
 #: The longest a move may take to be accepted once the hand is off the board (noise included).
 SETTLE_LIMIT = 3.0
 
@@ -171,9 +173,9 @@ class Player:
         self.start = len(session.daemon.state.history)
 
     def wait(self, seconds: float) -> None:
-        """Leave the board alone for ``seconds``, the loop scanning every ``HAND_PAUSE``."""
-        for _ in range(max(1, round(seconds / HAND_PAUSE))):
-            self.clock.advance(HAND_PAUSE)
+        """Leave the board alone for ``seconds``, the loop scanning every ``SCAN_PERIOD``."""
+        for _ in range(max(1, round(seconds / SCAN_PERIOD))):
+            self.clock.advance(SCAN_PERIOD)
             self.session.step()
 
     def settle(self, plies: int) -> None:
@@ -195,7 +197,8 @@ class Player:
         raise AssertionError(f"the daemon never got ready: {daemon.status_text()}")
 
     def act(self, action: Action) -> None:
-        self.clock.advance(HAND_PAUSE)
+        """One action of the hand, after a pause in which the loop scans the board."""
+        self.wait(HAND_PAUSE)
         self.session.act(action)
 
     def make(self, move: Move) -> None:

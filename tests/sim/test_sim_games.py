@@ -100,3 +100,11 @@ def test_a_whole_game_is_played_by_clicks(tmp_path, game, options, policy, cap):
         assert session.daemon.snapshot()["outcome"] is not None
     else:
         assert plies >= cap
+
+
+def test_a_whole_game_is_played_by_clicks_with_sensor_noise_on(tmp_path):
+    session, clock = new_session(tmp_path, "overpass", {"players": 2})
+    session.act({"type": "noise", "on": True})
+    assert session.view()["noise"]
+    play(session, clock, greedy(clicks.outward)(8))
+    assert session.daemon.state.is_terminal()
