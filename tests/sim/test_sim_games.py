@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from engine.core import Move, State
+from engine.core import Change, Move, State
 from engine.games.full_house import FullHouse
 from engine.registry import available_games
 from engine.solvers.full_house import solve
@@ -108,3 +108,59 @@ def test_a_whole_game_is_played_by_clicks_with_sensor_noise_on(tmp_path):
     assert session.view()["noise"]
     play(session, clock, greedy(clicks.outward)(8))
     assert session.daemon.state.is_terminal()
+
+
+def never_stacks(location: str) -> bool:
+    return False
+
+
+def test_a_trade_is_two_lifts_then_two_places():
+    trade = [Change("p1", "black", "white"), Change("p2", "white", "black")]
+    actions = clicks.hand_actions(trade, ["black", "white"], never_stacks)
+    assert [action["type"] for action in actions] == ["click"] * 4
+    lifts, places = [action["loc"] for action in actions[:2]], [action["loc"] for action in actions[2:]]
+    assert set(lifts) == set(places) == {"p1", "p2"}
+    assert places == lifts, "each piece goes where the other came from: the last lifted is put down first"
+
+
+def test_a_capture_takes_the_piece_off_before_the_capturer_lands():
+    capture = [Change("p1", "black", None), Change("p2", "white", "black")]
+    assert clicks.hand_actions(capture, ["black", "white"], never_stacks) == [
+        {"type": "click", "loc": "p2"}, {"type": "drop"}, {"type": "click", "loc": "p1"}, {"type": "click", "loc": "p2"}]
+
+
+def test_a_new_piece_comes_from_the_box_and_a_piece_changing_colour_is_turned_over():
+    drop = [Change("c1", None, "black"), Change("c2", "white", "black")]
+    assert clicks.hand_actions(drop, ["white", "black"], never_stacks) == [
+        {"type": "flip", "loc": "c2"}, {"type": "take", "piece": "black"}, {"type": "click", "loc": "c1"}]
+
+
+def test_stacks_that_stay_occupied_are_cleared_together_and_built_up_again(tmp_path):
+    session, clock = new_session(tmp_path, "pawns-crossing", {"players": 2})
+    declare = [Change("t1.1", "black+green+red", "black+red"), Change("t4.1", "green+red", "green+green+red")]
+    session.mock.set_contents({"t1.1": "black+green+red", "t4.1": "green+red"})
+    actions = clicks.hand_actions(declare, list(session.daemon.state.game.pieces), session.stacks)
+    for action in actions:
+        session.act(action)
+    assert dict(session.mock.contents) == {"t1.1": "black+red", "t4.1": "green+green+red"}
+    last_lift = max(i for i, action in enumerate(actions) if action["type"] == "drop")
+    first_place = min(i for i, action in enumerate(actions) if action["type"] == "take")
+    assert last_lift < first_place, "both stacks are empty at once, so the sensors see both touched"
+
+
+def test_the_entered_piece_may_be_held_past_the_settle_time_before_it_moves_on(tmp_path):
+    """Lifting the piece a placement put down is the hand carrying it on, not a takeback of the placement."""
+    session, clock = new_session(tmp_path, "overpass", {"players": 2})
+    player = clicks.Player(session, clock)
+    player.ready()
+    state = session.daemon.state
+    player.make(state.parse_move("enter"))
+    move = next(move for move in state.legal_moves if state.footprint(move).locations[0] == "center"
+                and len(state.footprint(move).changes) == 2)
+    target = next(change.location for change in state.footprint(move).changes if change.after)
+    player.act({"type": "click", "loc": "center"})
+    player.wait(1.0)  # thinking where to go, the piece in hand
+    player.act({"type": "click", "loc": target})
+    player.settle(len(state.history))
+    player.answer(move)
+    player.check(move)
