@@ -61,6 +61,10 @@ def _pieces(content: str | None) -> list[str]:
     return sorted(split_stack(content)) if content else []
 
 
+def _minus(pieces: list[str], others: list[str]) -> list[str]:
+    return list((Counter(pieces) - Counter(others)).elements())
+
+
 def hand_actions(changes: Sequence[Change], codes: Sequence[str], stacks: Callable[[str], bool]) -> list[Action]:
     """The page's actions that make ``changes`` on the board.
 
@@ -71,29 +75,28 @@ def hand_actions(changes: Sequence[Change], codes: Sequence[str], stacks: Callab
     """
     before = {c.location: _pieces(c.before) for c in changes}
     after = {c.location: _pieces(c.after) for c in changes}
-    leaving = {loc: list((Counter(before[loc]) - Counter(after[loc])).elements()) for loc in before}
-    arriving = {loc: list((Counter(after[loc]) - Counter(before[loc])).elements()) for loc in before}
-    actions: list[Action] = []
-    from_box: list[tuple[str, str]] = []
-    for loc in before:
-        # A stack that stays occupied reads the same to a presence sensor, and only its top piece can be
-        # lifted: the hand clears every such stack first (the sensors see them all touched at once) and
-        # builds them up again last.
-        if stacks(loc) and before[loc] and after[loc]:
-            actions += [{"type": "click", "loc": loc}, {"type": "drop"}] * len(before[loc])
-            from_box += [(piece, loc) for piece in after[loc]]
-            leaving[loc], arriving[loc], before[loc] = [], [], []
-    all_leaving = Counter(p for gone in leaving.values() for p in gone)
-    all_arriving = Counter(p for came in arriving.values() for p in came)
-    for loc in before:
-        if len(before[loc]) == len(after[loc]) == 1 and leaving[loc] and not stacks(loc):
-            old, new = before[loc][0], after[loc][0]
-            if codes[(codes.index(old) + 1) % len(codes)] == new and not all_arriving[old] and not all_leaving[new]:
+    # A stack that stays occupied reads the same to a presence sensor, and only its top piece can be
+    # lifted: the hand clears every such stack first (the sensors see them all touched at once) and
+    # builds them up again last.
+    restacked = [loc for loc, pieces in before.items() if stacks(loc) and pieces and after[loc]]
+    actions: list[Action] = [action for loc in restacked for action in
+                             [{"type": "click", "loc": loc}, {"type": "drop"}] * len(before[loc])]
+    from_box = [(piece, loc) for loc in restacked for piece in after[loc]]
+    rest = [loc for loc in before if loc not in restacked]
+    leaving = {loc: _minus(before[loc], after[loc]) for loc in rest}
+    arriving = {loc: _minus(after[loc], before[loc]) for loc in rest}
+    # A piece that changes colour in place, its colour neither coming from nor going elsewhere, is turned over.
+    for loc in rest:
+        if not stacks(loc) and len(leaving[loc]) == len(arriving[loc]) == 1:
+            old, new = leaving[loc][0], arriving[loc][0]
+            turned = codes[(codes.index(old) + 1) % len(codes)] == new
+            if turned and not any(old in pieces for pieces in arriving.values()) \
+                    and not any(new in pieces for pieces in leaving.values()):
                 actions.append({"type": "flip", "loc": loc})
                 leaving[loc], arriving[loc] = [], []
     departures: list[_Departure] = []
-    for loc, came in arriving.items():
-        for piece in came:
+    for loc, pieces in arriving.items():
+        for piece in pieces:
             source = next((src for src, gone in leaving.items() if src != loc and piece in gone), None)
             if source is None:
                 from_box.append((piece, loc))
@@ -101,7 +104,7 @@ def hand_actions(changes: Sequence[Change], codes: Sequence[str], stacks: Callab
                 leaving[source].remove(piece)
                 departures.append(_Departure(piece, source, loc))
     departures += [_Departure(piece, loc, None) for loc, gone in leaving.items() for piece in gone]
-    carried, put_away = _carry_out(departures, {loc: list(before[loc]) for loc in before}, stacks)
+    carried, put_away = _carry_out(departures, {loc: list(before[loc]) for loc in rest}, stacks)
     actions += carried
     for piece, loc in put_away + from_box:
         actions += [{"type": "take", "piece": piece}, {"type": "click", "loc": loc}]
@@ -149,7 +152,7 @@ def _carry_out(departures: list[_Departure], board: dict[str, list[str]],
             continue
         cycle = next(d for d in pending if on_top(d))
         lift(cycle)
-        if any(stacks(d.source) or stacks(d.target) for d in pending):
+        if any(stacks(d.source) or (d.target is not None and stacks(d.target)) for d in pending):
             # A held piece would be stacked by the next click on a stack: put it away instead.
             actions.append({"type": "drop"})
             pending.remove(cycle)
@@ -275,20 +278,30 @@ def outward(state: State, move: Move) -> tuple[float, ...]:
     return _off_and_outward(state, move)
 
 
+def _offered(state: State, move: Move, kind: str) -> int:
+    """How many moves of type ``kind`` the position after ``move`` offers."""
+    state.push(move)
+    offered = 0 if state.is_chance_node() else sum(1 for m in state.legal_moves if type(m).__name__ == kind)
+    state.pop()
+    return offered
+
+
 def bring_in_and_bear_off(state: State, move: Move) -> tuple[float, ...]:
     """Groups-of-Three: bear off, else bring a piece in, else step where a piece may be brought in, else inward."""
     off, outwards = _off_and_outward(state, move)
-    state.push(move)
-    offered = 0 if state.is_chance_node() else sum(1 for m in state.legal_moves if type(m).__name__ == "Add")
-    state.pop()
-    return max(off, 0), max(-off, 0), offered, -outwards
+    return max(off, 0), max(-off, 0), _offered(state, move, "Add"), -outwards
 
 
-def preferring(*kinds: str) -> Score:
-    """Moves of the named types first, in that order (Pawns Crossing: declare, roll, move tokens)."""
+def preferring(*kinds: str, opening: str) -> Score:
+    """Moves of the named types first, in that order, those opening a move of type ``opening`` first among them.
+
+    Pawns Crossing: declare a token home, else move one onto a tile where it may be declared, else roll.
+    """
     def score(state: State, move: Move) -> tuple[float, ...]:
         name = type(move).__name__
-        return (len(kinds) - kinds.index(name),) if name in kinds else (0,)
+        if name not in kinds:
+            return 0, 0
+        return len(kinds) - kinds.index(name), _offered(state, move, opening)
     return score
 
 

@@ -65,7 +65,7 @@ GAMES = [
     ("squareoff", {"variant": "jump-off"}, greedy(clicks.outward), None),
     ("squareoff", {"variant": "trading-places"}, greedy(clicks.outward), None),
     ("hexover", {}, greedy(clicks.outward), None),
-    ("pawns-crossing", {"players": 2}, greedy(clicks.preferring("Declare", "Roll", "TokenMove")), None),
+    ("pawns-crossing", {"players": 2}, greedy(clicks.preferring("Declare", "TokenMove", "Roll", opening="Declare")), None),
 ]
 
 
@@ -136,7 +136,7 @@ def test_a_new_piece_comes_from_the_box_and_a_piece_changing_colour_is_turned_ov
 
 
 def test_stacks_that_stay_occupied_are_cleared_together_and_built_up_again(tmp_path):
-    session, clock = new_session(tmp_path, "pawns-crossing", {"players": 2})
+    session, _ = new_session(tmp_path, "pawns-crossing", {"players": 2})
     declare = [Change("t1.1", "black+green+red", "black+red"), Change("t4.1", "green+red", "green+green+red")]
     session.mock.set_contents({"t1.1": "black+green+red", "t4.1": "green+red"})
     actions = clicks.hand_actions(declare, list(session.daemon.state.game.pieces), session.stacks)
