@@ -15,6 +15,7 @@ import websockets
 
 from engine import new_game
 from engine.errors import GameboardError
+from firmware_host.cli import main
 from firmware_host.config import Hal
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
@@ -154,3 +155,13 @@ def test_gameboard_run_web_serves_the_mirror(tmp_path):
     finally:
         process.kill()
         process.wait()
+
+
+@pytest.mark.parametrize("options, message", [
+    ("{players: 2}", "--options is not JSON (Expecting property name enclosed in double quotes)"),
+    ("[2]", "--options must be a JSON object"),
+    ('{"players": 7}', "overpass: option players=7 is not one of 2, 3, 4"),
+])
+def test_sim_options_are_checked_before_anything_starts(tmp_path, capsys, options, message):
+    assert main(["sim", "overpass", "--options", options, "--journal", str(tmp_path / "j.sqlite3")]) == 2
+    assert message in capsys.readouterr().err
