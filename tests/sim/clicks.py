@@ -174,6 +174,8 @@ class Player:
         self.clock = clock
         self.reference = session.daemon.state.clone()
         self.start = len(session.daemon.state.history)
+        #: How often each kind of action was sent (buttons by name): which paths a game went through.
+        self.used: Counter[str] = Counter()
 
     def wait(self, seconds: float) -> None:
         """Leave the board alone for ``seconds``, the loop scanning every ``SCAN_PERIOD``."""
@@ -203,6 +205,7 @@ class Player:
         """One action of the hand, after a pause in which the loop scans the board."""
         self.wait(HAND_PAUSE)
         self.session.act(action)
+        self.used[action["name"] if action["type"] == "button" else action["type"]] += 1
 
     def make(self, move: Move) -> None:
         """Make ``move`` as a person would, and see the daemon accept exactly it."""

@@ -11,8 +11,10 @@ from __future__ import annotations
 import importlib.util
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -51,33 +53,49 @@ def greedy(score: clicks.Score) -> Callable[[int], Policy]:
     return lambda seed: clicks.Greedy(score, seed)
 
 
-#: (game, options, the person's policy from a seed, cap on plies: None plays to the end).
-GAMES = [
-    ("overpass", {"players": 2}, greedy(clicks.outward), None),
-    ("overpass", {"players": 3}, greedy(clicks.outward), None),
-    ("overpass", {"players": 4}, greedy(clicks.outward), None),
-    ("groups-of-three", {"players": 2}, greedy(clicks.bring_in_and_bear_off), None),
-    ("mono-line", {}, greedy(clicks.outward), None),
-    ("full-house", {}, full_house_solution, None),
-    ("crooked-jumps", {}, greedy(clicks.outward), None),
-    ("overpass-spiral", {}, greedy(clicks.outward), None),
-    ("squareoff", {"variant": "classic"}, greedy(clicks.outward), None),
-    ("squareoff", {"variant": "jump-off"}, greedy(clicks.outward), None),
-    ("squareoff", {"variant": "trading-places"}, greedy(clicks.outward), None),
-    ("hexover", {}, greedy(clicks.outward), None),
-    ("pawns-crossing", {"players": 2}, greedy(clicks.preferring("Declare", "TokenMove", "Roll", opening="Declare")), None),
+@dataclass(frozen=True)
+class Case:
+    """A game to play to its end, the person's policy (from a seed), and the actions it must go through."""
+
+    game: str
+    options: dict[str, Any]
+    policy: Callable[[int], Policy]
+    uses: frozenset[str]
+
+    @property
+    def id(self) -> str:
+        return "-".join([self.game, *map(str, self.options.values())])
+
+
+OUTWARD, IN_AND_OFF = greedy(clicks.outward), greedy(clicks.bring_in_and_bear_off)
+HOME = greedy(clicks.preferring("Declare", "TokenMove", "Roll", opening="Declare"))
+RACE = frozenset({"take", "click", "drop", "end_turn", "confirm"})  # enter, move, exit, end the turn, trade
+CASES = [
+    Case("overpass", {"players": 2}, OUTWARD, RACE),
+    Case("overpass", {"players": 3}, OUTWARD, RACE),
+    Case("overpass", {"players": 4}, OUTWARD, RACE),
+    Case("groups-of-three", {"players": 2}, IN_AND_OFF, RACE),
+    Case("mono-line", {}, OUTWARD, frozenset({"take", "click", "hint", "confirm"})),
+    Case("full-house", {}, full_house_solution, frozenset({"take", "click"})),
+    Case("crooked-jumps", {}, OUTWARD, frozenset({"click", "drop", "hint", "confirm"})),
+    Case("overpass-spiral", {}, OUTWARD, frozenset({"click", "drop", "confirm"})),
+    Case("squareoff", {"variant": "classic"}, OUTWARD, frozenset({"take", "click", "drop"})),
+    Case("squareoff", {"variant": "jump-off"}, OUTWARD, frozenset({"take", "click", "drop"})),
+    Case("squareoff", {"variant": "trading-places"}, OUTWARD, frozenset({"take", "click", "drop", "confirm"})),
+    Case("hexover", {}, OUTWARD, frozenset({"take", "click", "flip"})),
+    Case("pawns-crossing", {"players": 2}, HOME, frozenset({"take", "click", "drop", "play", "hint", "confirm"})),
 ]
 
 
-def play(session: SimSession, clock: ManualClock, policy: Policy, cap: int | None = None) -> int:
-    """Play the policy's moves until the game ends (or ``cap`` plies); returns the plies played."""
+def play(session: SimSession, clock: ManualClock, policy: Policy) -> clicks.Player:
+    """Play the policy's moves until the game ends; returns the player (what it used)."""
     player = clicks.Player(session, clock)
     player.ready()
     state = session.daemon.state
-    while not state.is_terminal() and (cap is None or len(state.history) < cap):
+    while not state.is_terminal():
         player.make(policy(state))
         state = session.daemon.state
-    return len(state.history)
+    return player
 
 
 def new_session(tmp_path: Path, game: str, options: dict, **kwargs) -> tuple[SimSession, ManualClock]:
@@ -86,27 +104,23 @@ def new_session(tmp_path: Path, game: str, options: dict, **kwargs) -> tuple[Sim
 
 
 def test_every_available_game_is_played_here():
-    assert {game for game, *_ in GAMES} == set(available_games())
+    assert {case.game for case in CASES} == set(available_games())
 
 
-@pytest.mark.parametrize(("game", "options", "policy", "cap"), GAMES,
-                         ids=[f"{game}-{'-'.join(map(str, options.values()))}".strip("-") for game, options, *_ in GAMES])
-def test_a_whole_game_is_played_by_clicks(tmp_path, game, options, policy, cap):
-    session, clock = new_session(tmp_path, game, options)
-    plies = play(session, clock, policy(5), cap)
-    state = session.daemon.state
-    if cap is None:
-        assert state.is_terminal()
-        assert session.daemon.snapshot()["outcome"] is not None
-    else:
-        assert plies >= cap
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_a_whole_game_is_played_by_clicks(tmp_path, case):
+    session, clock = new_session(tmp_path, case.game, case.options)
+    player = play(session, clock, case.policy(5))
+    assert session.daemon.state.is_terminal()
+    assert session.daemon.snapshot()["outcome"] is not None
+    assert case.uses <= set(player.used), f"never used {sorted(case.uses - set(player.used))}"
 
 
 def test_a_whole_game_is_played_by_clicks_with_sensor_noise_on(tmp_path):
     session, clock = new_session(tmp_path, "overpass", {"players": 2})
     session.act({"type": "noise", "on": True})
     assert session.view()["noise"]
-    play(session, clock, greedy(clicks.outward)(8))
+    play(session, clock, OUTWARD(8))
     assert session.daemon.state.is_terminal()
 
 
