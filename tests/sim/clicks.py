@@ -10,21 +10,18 @@ hint and confirm, and checks that the daemon accepted exactly the intended move.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from engine.core import Change, Move, State
 from firmware_host.sim import SimSession, split_stack
 from firmware_host.tracker import Status
 from hal.clock import ManualClock
+from tests.daemon.hands import expressible
 
 Action = dict[str, Any]
 
@@ -34,17 +31,6 @@ HAND_PAUSE = 0.05
 SCAN_PERIOD = 0.025
 #: The longest a move may take to be accepted once the hand is off the board (noise included).
 SETTLE_LIMIT = 3.0
-
-
-def daemon_hands() -> ModuleType:
-    """tests/daemon/hands.py (its ``expressible``: the moves a person can make), loaded once."""
-    name = "gameboard_daemon_tests_hands"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).parent.parent / "daemon" / "hands.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
 
 
 @dataclass
@@ -317,7 +303,7 @@ class Greedy:
         self.greed = greed
 
     def __call__(self, state: State) -> Move:
-        moves = daemon_hands().expressible(state)
+        moves = expressible(state)
         ending = []
         for move in moves:
             state.push(move)

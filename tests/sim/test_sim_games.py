@@ -8,12 +8,9 @@ Time is a ``ManualClock``: the whole set runs in seconds.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -24,20 +21,7 @@ from engine.registry import available_games
 from engine.solvers.full_house import solve
 from firmware_host.sim import SimSession
 from hal.clock import ManualClock
-
-
-def _clicks() -> ModuleType:
-    """tests/sim/clicks.py under a fixed name (tests import no siblings under importlib mode)."""
-    name = "gameboard_sim_tests_clicks"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).parent / "clicks.py")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-clicks = _clicks()
+from tests.sim import clicks
 
 Policy = Callable[[State], Move]
 
