@@ -255,16 +255,12 @@ def _distance(state: State, location: str) -> float:
     return math.hypot(*getattr(board, "places", board.locations)[location].xy)
 
 
-def _off_and_outward(state: State, move: Move) -> tuple[int, float]:
-    """Pieces the move takes off the board, then how far it carries pieces from the centre."""
+def outward(state: State, move: Move) -> tuple[int, float]:
+    """Races to the edge and capture games: pieces the move takes off the board, then how far it carries pieces
+    from the centre."""
     changes = state.footprint(move).changes
     off = sum(len(_pieces(c.before)) - len(_pieces(c.after)) for c in changes)
     return off, sum((len(_pieces(c.after)) - len(_pieces(c.before))) * _distance(state, c.location) for c in changes)
-
-
-def outward(state: State, move: Move) -> tuple[float, ...]:
-    """Races to the edge and capture games: pieces off the board first, then pieces carried outward."""
-    return _off_and_outward(state, move)
 
 
 def _offered(state: State, move: Move, kind: str) -> int:
@@ -277,7 +273,7 @@ def _offered(state: State, move: Move, kind: str) -> int:
 
 def bring_in_and_bear_off(state: State, move: Move) -> tuple[float, ...]:
     """Groups-of-Three: bear off, else bring a piece in, else step where a piece may be brought in, else inward."""
-    off, outwards = _off_and_outward(state, move)
+    off, outwards = outward(state, move)
     return max(off, 0), max(-off, 0), _offered(state, move, "Add"), -outwards
 
 
