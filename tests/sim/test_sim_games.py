@@ -162,3 +162,26 @@ def test_the_entered_piece_may_be_held_past_the_settle_time_before_it_moves_on(t
     player.settle(len(state.history))
     player.answer(move)
     player.check(move)
+
+
+@pytest.mark.xfail(strict=True, reason="tracker: a bump put back after an invisible move (a Trade) forgets the "
+                                       "move awaiting confirm; the board is in sync and confirm does nothing")
+def test_a_trade_awaiting_confirm_survives_a_bumped_piece_put_back(tmp_path):
+    session, clock = new_session(tmp_path, "squareoff", {"variant": "trading-places"})
+    player, policy = clicks.Player(session, clock), OUTWARD(5)
+    player.ready()
+    state = session.daemon.state
+    while not (trades := [move for move in state.legal_moves if type(move).__name__ == "Trade"]):
+        player.make(policy(state))
+    trade = trades[0]
+    plies = len(state.history)
+    for action in clicks.hand_actions(state.footprint(trade).changes, list(state.game.pieces), session.stacks):
+        player.act(action)
+    player.settle(plies)
+    assert trade in [plan.move for plan in session.daemon.tracker.view.candidates]
+    bumped = next(loc for loc, piece in session.mock.contents.items() if loc not in state.footprint(trade).locations)
+    player.act({"type": "click", "loc": bumped})  # the hand knocks a neighbour off its place...
+    player.act({"type": "click", "loc": bumped})  # ...and puts it straight back
+    player.settle(plies)
+    player.answer(trade)
+    player.check(trade)
