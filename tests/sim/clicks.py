@@ -99,13 +99,13 @@ def hand_actions(changes: Sequence[Change], codes: Sequence[str], stacks: Callab
 
 def _carry_out(departures: list[_Departure], board: dict[str, list[str]],
                stacks: Callable[[str], bool]) -> tuple[list[Action], list[tuple[str, str]]]:
-    """The actions of ``departures``, and the (piece, location) arrivals left to take from the box.
+    """The actions that carry out ``departures``, and the (piece, location) arrivals left to take from the box.
 
-    Lift the top piece of a place and carry it where it goes, once nothing has still to leave there.
-
-    Moves first, then pieces put away; a cycle (a Trade) is broken by holding a piece
-    while the others move, or, where stacks are involved, by putting one away and
-    taking its like from the box at the end.
+    A piece is lifted from the top of its place and carried where it goes once nothing
+    has still to leave there; moves come first, then pieces put away.  A cycle (a
+    Trade) is broken by holding a piece while the others move or, where stacks are
+    involved (a click on a stack with a piece in hand adds it there), by putting one
+    away and taking its like from the box at the end.
     """
     actions: list[Action] = []
     from_box: list[tuple[str, str]] = []
