@@ -170,12 +170,18 @@ class Player:
             self.session.step()
 
     def settle(self, plies: int) -> None:
-        """Wait, at most ``SETTLE_LIMIT`` seconds, until the daemon has taken a move or asks for confirmation."""
-        daemon = self.session.daemon
+        """Wait, at most ``SETTLE_LIMIT`` seconds, until the daemon has taken a move or asks for confirmation.
+
+        A person reads the board once the hand's effects have passed: a bumped piece has
+        dropped back and the sensors read the pieces at rest.
+        """
+        daemon, mock = self.session.daemon, self.session.mock
         for _ in range(round(SETTLE_LIMIT / HAND_PAUSE)):
             self.wait(HAND_PAUSE)
+            at_rest = all(seen == daemon.wiring.expected(mock.contents.get(loc))
+                          for loc, seen in daemon.scanner.board().items()) and not daemon.scanner.debouncer.pending
             taken = len(daemon.state.history) > plies and not daemon.state.is_chance_node()
-            if (taken or daemon.tracker.view.status is Status.CONFIRM) and not daemon.tracker.waiting:
+            if at_rest and (taken or daemon.tracker.view.status is Status.CONFIRM) and not daemon.tracker.waiting:
                 return
 
     def ready(self) -> None:
