@@ -27,7 +27,8 @@ Policy = Callable[[State], Move]
 
 
 def full_house_solution(seed: int) -> Policy:
-    """The book's Full House puzzle, played as the solver solves it (a short search still finds a solution)."""
+    """The book's Full House puzzle, played as the solver solves it (a short search still finds a solution;
+    the seed is not needed)."""
     solution = solve(time_limit=0.3, state=FullHouse().new_initial_state())
     assert solution.solved, solution.explanation
     return clicks.Script(solution.moves)
@@ -71,20 +72,26 @@ CASES = [
 ]
 
 
+#: A game still going after this many plies has a policy that goes round in circles: fail rather than hang.
+MAX_PLIES = 3000
+
+
 def play(session: SimSession, clock: ManualClock, policy: Policy) -> clicks.Player:
     """Play the policy's moves until the game ends; returns the player (what it used)."""
     player = clicks.Player(session, clock)
     player.ready()
     state = session.daemon.state
     while not state.is_terminal():
+        assert len(state.history) < MAX_PLIES, f"{state.game.name} still going after {MAX_PLIES} plies"
         player.make(policy(state))
         state = session.daemon.state
     return player
 
 
-def new_session(tmp_path: Path, game: str, options: dict, **kwargs) -> tuple[SimSession, ManualClock]:
+def new_session(tmp_path: Path, game: str, options: dict[str, Any]) -> tuple[SimSession, ManualClock]:
+    """A simulator on a clock that moves only when the person's hand (or waiting) moves it."""
     clock = ManualClock()
-    return SimSession(game, options, journal=tmp_path / "journal.sqlite3", seed=3, clock=clock, **kwargs), clock
+    return SimSession(game, options, journal=tmp_path / "journal.sqlite3", seed=3, clock=clock), clock
 
 
 def test_every_available_game_is_played_here():
