@@ -147,6 +147,8 @@ class MoveTracker:
         self.observed: dict[str, Observation] = {}
         self.differing: set[str] = set()
         self._touched: set[str] = set()
+        #: Moves the sensors cannot see, offered for confirmation: they wait until a move is made.
+        self._waiting: TrackerView | None = None
         self._restoring = False
         self._timers = _Timers()
         self._view = TrackerView(Status.READY)
@@ -160,6 +162,7 @@ class MoveTracker:
         self.observed = {loc: observed.get(loc) for loc in expectation.expected}
         self.differing = {loc for loc, value in self.observed.items() if value != expectation.expected[loc]}
         self._touched = set()
+        self._waiting = None
         self._restoring = restoring and bool(self.differing)
         self._timers = _Timers(changed=now)
         self._view = self._classify(now)
@@ -202,6 +205,8 @@ class MoveTracker:
         if view.status is not Status.CONFIRM or len(view.candidates) < 2:
             return False
         self._view = replace(view, selected=(view.selected + 1) % len(view.candidates))
+        if self._waiting is view:
+            self._waiting = self._view
         return True
 
     @property
@@ -244,6 +249,7 @@ class MoveTracker:
 
         A neighbour bumped on the way may have been touched too, so the moves that
         explain most of the touch come first (confirm makes the first unless hint steps on).
+        Once offered they wait, through bumps put back, until a move is made.
         """
         touched = frozenset(self._touched)
         self._touched = set()
@@ -251,9 +257,9 @@ class MoveTracker:
             unseen = tuple(sorted((plan for plan in self.expectation.invisible if plan.locations <= touched),
                                   key=lambda plan: (-len(plan.locations), str(plan.move))))
             if unseen:
-                return TrackerView(Status.CONFIRM, candidates=unseen,
-                                   note="the sensors cannot see this move: press confirm to make it")
-        return TrackerView(Status.READY)
+                self._waiting = TrackerView(Status.CONFIRM, candidates=unseen,
+                                            note="the sensors cannot see this move: press confirm to make it")
+        return self._waiting or TrackerView(Status.READY)
 
     def _matched(self, matches: list[Plan]) -> TrackerView:
         """One move settles; the cheapest of equal footprints settles; anything else (a takeback too) is confirmed."""

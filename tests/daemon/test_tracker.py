@@ -99,6 +99,18 @@ def test_a_trade_under_presence_sensing_waits_for_confirm(toy) -> None:
     assert str(table.tracker.confirm().move) == "trade p1 p9"
 
 
+def test_a_trade_awaiting_confirm_survives_a_bumped_piece_put_back(toy) -> None:
+    table = Table(toy, {"p1": "black", "p9": "white", "p17": "white"}, pips=2)
+    for step in (lambda: table.lift("p1"), lambda: table.lift("p9"), lambda: table.put("p1", "white"),
+                 lambda: table.put("p9")):
+        step()
+    assert table.tracker.view.status is Status.CONFIRM
+    table.lift("p17")  # the hand knocks a neighbour off...
+    assert table.put("p17", "white") is Status.CONFIRM  # ...and puts it back: the Trade still waits
+    assert [str(plan.move) for plan in table.tracker.view.candidates] == ["trade p1 p9"]
+    assert str(table.tracker.confirm().move) == "trade p1 p9"
+
+
 def test_a_trade_under_analog_sensing_is_read_from_the_classes(toy) -> None:
     table = Table(toy, {"p1": "black", "p9": "white"}, pips=2, sensing="analog")
     table.lift("p1")

@@ -171,8 +171,6 @@ def test_the_entered_piece_may_be_held_past_the_settle_time_before_it_moves_on(t
     player.check(move)
 
 
-@pytest.mark.xfail(strict=True, reason="tracker: a bump put back after an invisible move (a Trade) forgets the "
-                                       "move awaiting confirm; the board is in sync and confirm does nothing")
 def test_a_trade_awaiting_confirm_survives_a_bumped_piece_put_back(tmp_path):
     session, clock = new_session(tmp_path, "squareoff", {"variant": "trading-places"})
     player, policy = clicks.Player(session, clock), OUTWARD(5)
