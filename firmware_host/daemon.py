@@ -69,6 +69,8 @@ class Daemon:
         game = state_or_game.game if isinstance(state_or_game, State) else state_or_game
         places = _check_wiring(wiring, game)
         self.state = self._opening_state(state_or_game)
+        #: The history's notation, kept as the game goes: snapshots are taken on every change.
+        self._history_text = [str(move) for move in self.state.history]
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -228,6 +230,7 @@ class Daemon:
             rolled = self.state.is_chance_node()
             self.journal.record(move)
             self.state.push(move)
+            self._history_text.append(str(move))
             if rolled:
                 self._dice = str(move)
             if plan.locations:
@@ -251,10 +254,12 @@ class Daemon:
         self.journal.take_back(plies)
         for _ in range(plies):
             self.state.pop()
+        del self._history_text[len(self._history_text) - plies:]
         self._last_move = frozenset()
 
     def _new_game(self, now: float) -> None:
         self.state = self.state.game.new_initial_state()
+        self._history_text = []
         self.journal.start(self.state)
         self._last_move = frozenset()
         self._dice = ""
@@ -350,6 +355,6 @@ class Daemon:
             "buttons": sorted(set(expectation.buttons) | ({"confirm", "hint"} if view.candidates else set())
                               | {"undo", "new_game"}),
             "moves": [str(move) for move in expectation.unseen],
-            "history": [str(move) for move in state.history],
+            "history": list(self._history_text),
             "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
         }

@@ -194,7 +194,7 @@ def test_undo_and_new_game_buttons_guide_the_player_to_restore_the_board(toy, ha
     person.run(0.05)
     assert [str(m) for m in daemon.state.history] == ["roll 2", "@p1", "roll 2"]
     snapshot = daemon.snapshot()
-    assert snapshot["status"] == "restoring"
+    assert snapshot["status"] == "restoring" and snapshot["history"] == ["roll 2", "@p1", "roll 2"]
     assert [fix["text"] for fix in snapshot["fixes"]] == ["remove the piece on p20"]
     assert mock.leds.location_colour("p20") == PALETTE["fix_from"]
     mock.lift("p20")
@@ -203,6 +203,7 @@ def test_undo_and_new_game_buttons_guide_the_player_to_restore_the_board(toy, ha
     mock.buttons.press("new_game")
     person.run(0.05)
     assert daemon.state.history == [] and daemon.snapshot()["status"] == "restoring"
+    assert daemon.snapshot()["history"] == []
     assert daemon.status_text() == "restore the position: remove the piece on p1"
     mock.lift("p1")
     person.run(0.1)
