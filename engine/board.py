@@ -175,20 +175,12 @@ class LineBoard(Board):
     @cached_property
     def lines_through(self) -> dict[str, tuple[BoardLine, ...]]:
         """The lines that pass through each intersection (continue on both sides)."""
-        result: dict[str, list[BoardLine]] = {p: [] for p in self.points}
-        for line in self.lines:
-            for p in line.points[1:-1]:
-                result[p].append(line)
-        return {p: tuple(v) for p, v in result.items()}
+        return _through(self.lines, self.points)
 
     @cached_property
     def lines_ending(self) -> dict[str, tuple[BoardLine, ...]]:
         """The lines that terminate at each intersection."""
-        result: dict[str, list[BoardLine]] = {p: [] for p in self.points}
-        for line in self.lines:
-            for p in {line.points[0], line.points[-1]}:
-                result[p].append(line)
-        return {p: tuple(v) for p, v in result.items()}
+        return _ending(self.lines, self.points)
 
     @cached_property
     def neighbours(self) -> dict[str, tuple[str, ...]]:
@@ -311,25 +303,10 @@ class LineBoard(Board):
 
     @cached_property
     def t_junctions(self) -> tuple[str, ...]:
-        """Intersections where exactly one line passes through and exactly one ends."""
-        return tuple(p for p in self.visible_points
-                     if len(self._drawn_through[p]) == 1 and len(self._drawn_ending[p]) == 1)
-
-    @cached_property
-    def _drawn_through(self) -> dict[str, list[BoardLine]]:
-        result: dict[str, list[BoardLine]] = {p: [] for p in self.visible_points}
-        for line in self.drawn_lines:
-            for p in line.points[1:-1]:
-                result[p].append(line)
-        return result
-
-    @cached_property
-    def _drawn_ending(self) -> dict[str, list[BoardLine]]:
-        result: dict[str, list[BoardLine]] = {p: [] for p in self.visible_points}
-        for line in self.drawn_lines:
-            for p in {line.points[0], line.points[-1]}:
-                result[p].append(line)
-        return result
+        """Intersections where exactly one drawn line passes through and exactly one ends."""
+        through = _through(self.drawn_lines, self.visible_points)
+        ending = _ending(self.drawn_lines, self.visible_points)
+        return tuple(p for p in self.visible_points if len(through[p]) == 1 and len(ending[p]) == 1)
 
     @cached_property
     def t_groups(self) -> tuple[tuple[str, str, str], ...]:
@@ -366,6 +343,24 @@ class LineBoard(Board):
             facts.update({"cover_edge_intersections": len(self.on_cover_edge),
                           "center_triangles": sum(1 for f in self.around_cover if f in self.triangles)})
         return facts
+
+
+def _through(lines: list[BoardLine], points: list[str]) -> dict[str, tuple[BoardLine, ...]]:
+    """For each point, the lines that continue on both sides of it."""
+    result: dict[str, list[BoardLine]] = {p: [] for p in points}
+    for line in lines:
+        for p in line.points[1:-1]:
+            result[p].append(line)
+    return {p: tuple(v) for p, v in result.items()}
+
+
+def _ending(lines: list[BoardLine], points: list[str]) -> dict[str, tuple[BoardLine, ...]]:
+    """For each point, the lines that end there."""
+    result: dict[str, list[BoardLine]] = {p: [] for p in points}
+    for line in lines:
+        for p in {line.points[0], line.points[-1]}:
+            result[p].append(line)
+    return {p: tuple(v) for p, v in result.items()}
 
 
 def _centroid(points: list[Coord], boundary: list[int]) -> Coord:
