@@ -16,8 +16,8 @@ from typing import Any
 
 from engine.boards import load_board
 from engine.boards.hexgrid import HexBoard
-from engine.core import TERMINAL, Change, Content, Footprint, Game, Move, Outcome, PositionError, State
-from engine.games.pieces import DISPLAY
+from engine.core import TERMINAL, Change, Content, Footprint, Move, Outcome, PositionError, State
+from engine.games.two_colours import TwoColourGame
 
 #: Seating order: white plays first.
 COLOURS: tuple[str, str] = ("white", "black")
@@ -67,17 +67,13 @@ def tables(board_name: str) -> Tables:
     )
 
 
-class Hexover(Game):
+class Hexover(TwoColourGame):
     """Hexover for two players on the 61-cell board."""
 
     name = "hexover"
     title = "Hexover"
     board_name = "hexover"
-    pieces = {colour: DISPLAY[colour] for colour in COLOURS}
-
-    @property
-    def num_players(self) -> int:
-        return 2
+    colours = COLOURS
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -86,9 +82,6 @@ class Hexover(Game):
     @property
     def tables(self) -> Tables:
         return tables(self.board_name)
-
-    def player_name(self, player: int) -> str:
-        return COLOURS[player]
 
     def new_initial_state(self) -> HexoverState:
         board = self.board
@@ -104,8 +97,8 @@ class Hexover(Game):
             if cell not in t.index:
                 raise PositionError(f"board: {cell!r} is not a cell of the Hexover board ({t.cells[0]}..{t.cells[-1]})")
             if content is not None:
-                cells[t.index[cell]] = _player_of(content, f"board[{cell!r}]")
-        mover = _player_of(position.get("to_move"), '"to_move"')
+                cells[t.index[cell]] = self.player_of(content, f"board[{cell!r}]")
+        mover = self.player_of(position.get("to_move"), '"to_move"')
         winners = {cells[path[0]] for path in t.paths if _complete(cells, path)}
         if len(winners) > 1:
             raise PositionError("board: both colours hold a complete winning path; the game ends at the first")
@@ -214,9 +207,3 @@ def _complete(cells: list[int], path: tuple[int, ...]) -> bool:
 def _result(winners: tuple[int, ...], reason: str) -> Outcome:
     returns = tuple(0.0 if not winners else (1.0 if p in winners else -1.0) for p in (0, 1))
     return Outcome(winners, reason, returns)
-
-
-def _player_of(colour: object, where: str) -> int:
-    if colour not in COLOURS:
-        raise PositionError(f'{where}: {colour!r} is not a colour; use "white" or "black"')
-    return COLOURS.index(colour)

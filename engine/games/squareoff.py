@@ -17,8 +17,8 @@ from typing import Any
 
 from engine.board import LineBoard
 from engine.boards import load_board
-from engine.core import TERMINAL, Change, Content, Footprint, Game, Move, Option, Outcome, PositionError, State
-from engine.games.pieces import DISPLAY
+from engine.core import TERMINAL, Change, Content, Footprint, Move, Option, Outcome, PositionError, State
+from engine.games.two_colours import TwoColourGame
 
 COLOURS: tuple[str, str] = ("black", "white")
 VARIANTS: tuple[str, ...] = ("classic", "jump-off", "trading-places")
@@ -116,7 +116,7 @@ def tables(board_name: str) -> Tables:
     )
 
 
-class SquareOff(Game):
+class SquareOff(TwoColourGame):
     """Square Off and its variants on the 24-point board (or any line board)."""
 
     name = "squareoff"
@@ -127,11 +127,7 @@ class SquareOff(Game):
                                                "trading-places adds trading a piece for an opposing one"),
         "first_player": Option("black", COLOURS, "the colour of the youngest player, who places first"),
     }
-    pieces = {colour: DISPLAY[colour] for colour in COLOURS}
-
-    @property
-    def num_players(self) -> int:
-        return 2
+    colours = COLOURS
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -140,9 +136,6 @@ class SquareOff(Game):
     @property
     def tables(self) -> Tables:
         return tables(self.board_name)
-
-    def player_name(self, player: int) -> str:
-        return COLOURS[player]
 
     def new_initial_state(self) -> SquareOffState:
         first = COLOURS.index(self.options["first_player"])
@@ -342,7 +335,7 @@ def _read_position(game: SquareOff, position: dict[str, Any]) -> SquareOffState:
             raise PositionError(f"board: {point!r} is not a point of the {game.board_name} board "
                                 f"({t.points[0]}..{t.points[-1]})")
         if content is not None:
-            cells[t.index[point]] = _player_of(content, f"board[{point!r}]")
+            cells[t.index[point]] = game.player_of(content, f"board[{point!r}]")
     hands_raw = position.get("in_hand", dict.fromkeys(COLOURS, 0))
     if not isinstance(hands_raw, dict) or set(hands_raw) != set(COLOURS) or not all(
             isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= PIECES_EACH for n in hands_raw.values()):
@@ -357,11 +350,11 @@ def _read_position(game: SquareOff, position: dict[str, Any]) -> SquareOffState:
     if abs(hands[0] - hands[1]) > 1:
         raise PositionError(f"in_hand: black {hands[0]}, white {hands[1]}: players place in turn, "
                             "so their hands differ by at most one")
-    mover = _player_of(position.get("to_move", game.options["first_player"]), '"to_move"')
+    mover = game.player_of(position.get("to_move", game.options["first_player"]), '"to_move"')
     owed_raw = position.get("captures_owed", [])
     if not isinstance(owed_raw, list) or len(owed_raw) > 2:
         raise PositionError(f'"captures_owed" must list at most two colours, not {owed_raw!r}')
-    owed = tuple(_player_of(c, '"captures_owed"') for c in owed_raw)
+    owed = tuple(game.player_of(c, '"captures_owed"') for c in owed_raw)
     if owed and 1 - owed[0] not in cells:
         raise PositionError(f"captures_owed: {COLOURS[owed[0]]} is owed a capture "
                             f"but {COLOURS[1 - owed[0]]} has no piece on the board")
@@ -388,9 +381,3 @@ def _read_unformed(game: SquareOff, raw: object) -> tuple[frozenset[int], frozen
             found.add(row_of[key])
         result.append(frozenset(found))
     return result[0], result[1]
-
-
-def _player_of(colour: object, where: str) -> int:
-    if colour not in COLOURS:
-        raise PositionError(f"{where}: {colour!r} is not a colour; use \"black\" or \"white\"")
-    return COLOURS.index(colour)
