@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from engine.errors import GameboardError
 
 if TYPE_CHECKING:
-    from engine.core import State
+    from engine.core import Game, State
     from hal.base import ButtonPanel, DiceSource, LedSink, SensorArray
     from wiring.model import Wiring
 
@@ -198,17 +198,20 @@ class Config:
     def ma_per_led(self) -> float:
         return self.leds.settings["ma_per_led"]
 
+    def game(self) -> Game:
+        """The configured game with its options."""
+        from engine.registry import game_class
+        return game_class(self.game_name)(**self.game_options)
+
     def new_game(self) -> State:
         """The initial state of the configured game."""
-        from engine.registry import game_class
-        return game_class(self.game_name)(**self.game_options).new_initial_state()
+        return self.game().new_initial_state()
 
     def load_wiring(self) -> Wiring:
         """The wiring file, or the board's straight wiring (channel i under location i) if none is set."""
         if self.wiring_path is None:
-            from engine.registry import game_class
             from wiring.model import straight_wiring
-            return straight_wiring(game_class(self.game_name)(**self.game_options).board)
+            return straight_wiring(self.game().board)
         from wiring.files import load_wiring
         return load_wiring(self.wiring_path)
 

@@ -94,8 +94,7 @@ class Daemon:
     @classmethod
     def from_config(cls, config: Config, clock: Callable[[], float] = time.monotonic) -> Daemon:
         """The daemon a configuration file describes, on its real (or mock) hardware."""
-        from engine.registry import game_class
-        game = game_class(config.game_name)(**config.game_options)
+        game = config.game()
         wiring = config.load_wiring()
         hal = config.open_hal()
         leds = LedSettings(config.brightness, config.current_budget_ma, config.ma_per_led,

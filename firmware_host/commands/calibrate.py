@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from engine.errors import GameboardError
-from engine.registry import game_class
 from firmware_host.commands.run import default_config
 from firmware_host.config import Config, Hal, load_config
 from hal.base import LedSink, SensorArray
@@ -86,7 +85,7 @@ def calibrate_with(config: Config, sensors: SensorArray, leds: LedSink, person: 
     if redo and not output.exists():
         raise GameboardError(f"--redo changes an existing wiring file, and {output} does not exist yet;"
                              " run without --redo to calibrate the whole board")
-    board = game_class(config.game_name)(**config.game_options).board
+    board = config.game().board
     start = start_wiring(board, output, classes)
     return Calibration(board, sensors, leds, person, output, start, settings, redo=redo or ()).run()
 

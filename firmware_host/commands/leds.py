@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 from engine.errors import GameboardError
-from engine.registry import game_class
 from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
 from firmware_host.config import load_config
@@ -29,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def test_leds(args: argparse.Namespace) -> int:
     config = load_config(args.config or default_config())
     wiring = config.load_wiring()
-    board = game_class(config.game_name)(**config.game_options).board
+    board = config.game().board
     with opened_hal(config) as hal:
         sink = hal.leds
         if tuple(sink.strip_lengths) != tuple(wiring.strip_lengths):

@@ -8,7 +8,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from engine.registry import game_class
 from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
 from firmware_host.config import load_config
@@ -34,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def watch_sensors(args: argparse.Namespace) -> int:
     config = load_config(args.config or default_config())
     wiring = config.load_wiring()
-    order = list(game_class(config.game_name)(**config.game_options).board.locations)
+    order = list(config.game().board.locations)
     with opened_hal(config) as hal:
         observer = Observer(wiring, hal.sensors.kind, hal.sensors.channels)
         live = sys.stdout.isatty()
