@@ -41,6 +41,12 @@ def hands() -> ModuleType:
 
 
 @pytest.fixture
+def tables() -> ModuleType:
+    """Mock boards with a game and a daemon on them (tests/daemon/tables.py)."""
+    return helper("tables")
+
+
+@pytest.fixture
 def write_config(tmp_path: Path, toy: ModuleType) -> Callable[[str], Path]:
     """Write a configuration file's text to a temporary folder and return its path."""
     def write(text: str) -> Path:

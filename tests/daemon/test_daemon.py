@@ -3,40 +3,20 @@
 from __future__ import annotations
 
 import random
-from itertools import pairwise
-from pathlib import Path
 
 import pytest
 
-from engine.core import Game
 from engine.registry import available_games
-from firmware_host.config import Hal, LoopConfig
+from firmware_host.config import Hal
 from firmware_host.daemon import Daemon, LedSettings
 from firmware_host.journal import Journal
 from firmware_host.presenter import PALETTE
 from hal.clock import ManualClock
 from hal.dice import EnteredDice
 from hal.mock import MockBoard, Noise
-from wiring.model import ChannelCalibration, ClassBand, straight_wiring
+from wiring.model import straight_wiring
 
-LOOP = LoopConfig(scan_hz=100, debounce_ms=8, settle_ms=400, out_of_sync_ms=1500, blink_ms=200)
 MAX_PLIES = 200  # games whose random play may wander on are cut here and compared all the same
-
-
-def open_board(game: Game, journal: Path, *, noise: Noise | None = None, seed: int = 0, contents=None,
-               sensing: str = "presence", classes: dict[str, str] | None = None):
-    """A mock board set up with the game's first position (or ``contents``) and a daemon on it."""
-    clock = ManualClock()
-    wiring = straight_wiring(game.board, sensing, classes)
-    mock = MockBoard(wiring, clock=clock, noise=noise, seed=seed)
-    if sensing == "analog":
-        wiring.calibration = calibrated(mock)
-    start = game.new_initial_state().contents() if contents is None else contents
-    mock.set_contents({loc: piece for loc, piece in start.items() if piece})
-    hal = Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice())
-    daemon = Daemon(game, hal, wiring, Journal(journal), clock, loop=LOOP,
-                    leds=LedSettings(brightness=1.0, current_budget_ma=100_000))
-    return daemon, mock, clock
 
 
 def play_game(daemon: Daemon, mock: MockBoard, clock: ManualClock, hands, seed: int, plies: int = MAX_PLIES):
@@ -53,17 +33,19 @@ def play_game(daemon: Daemon, mock: MockBoard, clock: ManualClock, hands, seed: 
 
 
 @pytest.mark.parametrize("name", sorted(available_games()))
-def test_a_game_played_by_hand_with_noise_ends_in_the_engine_state_of_the_intended_moves(name, hands, tmp_path):
+def test_a_game_played_by_hand_with_noise_ends_in_the_engine_state_of_the_intended_moves(name, hands, tmp_path,
+                                                                                           tables):
     game = available_games()[name]()
-    daemon, mock, clock = open_board(game, tmp_path / "j.sqlite3", noise=Noise.realistic(), seed=7)
+    daemon, mock, clock = tables.open_board(game, tmp_path / "j.sqlite3", noise=Noise.realistic(), seed=7)
     reference = play_game(daemon, mock, clock, hands, seed=11)
     assert daemon.state.position() == reference.position()
     assert [str(m) for m in daemon.state.history] == [str(m) for m in reference.history]
     assert daemon.journal.moves() == [str(m) for m in reference.history]
 
 
-def test_the_toy_game_with_every_kind_of_move_plays_to_its_end_under_presence_sensing(toy, hands, tmp_path):
-    daemon, mock, clock = open_board(toy.ToyGame(plies=40), tmp_path / "j.sqlite3", noise=Noise.realistic(), seed=3)
+def test_the_toy_game_with_every_kind_of_move_plays_to_its_end_under_presence_sensing(toy, hands, tmp_path, tables):
+    daemon, mock, clock = tables.open_board(toy.ToyGame(plies=40), tmp_path / "j.sqlite3", noise=Noise.realistic(),
+                                            seed=3)
     reference = play_game(daemon, mock, clock, hands, seed=5, plies=1000)
     assert reference.is_terminal()
     assert daemon.state.position() == reference.position()
@@ -71,10 +53,10 @@ def test_the_toy_game_with_every_kind_of_move_plays_to_its_end_under_presence_se
     assert {"Place", "Slide", "Flip", "Pass", "Roll"} <= kinds
 
 
-def test_the_toy_game_under_analog_sensing_needs_no_confirmation(toy, hands, tmp_path):
+def test_the_toy_game_under_analog_sensing_needs_no_confirmation(toy, hands, tmp_path, tables):
     classes = {"black": "north", "white": "south"}
     game = toy.ToyGame(plies=24)
-    daemon, mock, clock = open_board(game, tmp_path / "j.sqlite3", sensing="analog", classes=classes,
+    daemon, mock, clock = tables.open_board(game, tmp_path / "j.sqlite3", sensing="analog", classes=classes,
                                      noise=Noise(analog_jitter=3.0))
     asked = []
     daemon.subscribe(lambda snapshot: asked.append(snapshot["candidates"]) if snapshot["status"] == "confirm" else None)
@@ -84,24 +66,10 @@ def test_the_toy_game_under_analog_sensing_needs_no_confirmation(toy, hands, tmp
     assert not asked
 
 
-def calibrated(mock: MockBoard) -> dict[int, ChannelCalibration]:
-    """Each channel's class bands, split halfway between neighbouring levels (as `gameboard calibrate` does)."""
-    sensors = mock.sensors
-    result = {}
-    for channel in mock.wiring.channels:
-        base, gain = sensors.baselines[channel], sensors.gains[channel]
-        levels = sorted([(base, None)] + [(sensors.magnets.reading(base, gain, name, 0.0), name)
-                                          for name in mock.wiring.classes])
-        edges = [0.0] + [(a + b) / 2 for (a, _), (b, _) in pairwise(levels)] + [sensors.magnets.full_scale]
-        bands = tuple(ClassBand(name, low, high) for (_, name), low, high in zip(levels, edges, edges[1:]) if name)
-        result[channel] = ChannelCalibration(base, bands)
-    return result
-
-
-def test_over_pass_under_analog_sensing_tells_the_four_colours_apart(hands, tmp_path):
+def test_over_pass_under_analog_sensing_tells_the_four_colours_apart(hands, tmp_path, tables):
     classes = {"black": "north", "white": "south", "red": "north_weak", "blue": "south_weak"}
     game = available_games()["overpass"]()
-    daemon, mock, clock = open_board(game, tmp_path / "j.sqlite3", sensing="analog", classes=classes,
+    daemon, mock, clock = tables.open_board(game, tmp_path / "j.sqlite3", sensing="analog", classes=classes,
                                      noise=Noise(analog_jitter=4.0, bounce_time=0.003, bounce_probability=0.5))
     asked = []
     daemon.subscribe(lambda snapshot: asked.append(snapshot["candidates"]) if snapshot["status"] == "confirm" else None)
@@ -111,9 +79,10 @@ def test_over_pass_under_analog_sensing_tells_the_four_colours_apart(hands, tmp_
     assert all("takeback" in candidates for candidates in asked)  # only a move that is also a takeback asks
 
 
-def test_lifting_a_piece_lights_its_destinations_and_the_accepted_move_lights_as_last_move(toy, hands, tmp_path):
+def test_lifting_a_piece_lights_its_destinations_and_the_accepted_move_lights_as_last_move(toy, hands, tmp_path,
+                                                                                           tables):
     game = toy.ToyGame(hand=1)
-    daemon, mock, clock = open_board(game, tmp_path / "j.sqlite3")
+    daemon, mock, clock = tables.open_board(game, tmp_path / "j.sqlite3")
     person = hands.Hands(daemon, mock, clock)
     for text in ("roll 2", "@p1", "roll 2", "@p20"):
         person.play(daemon.state, daemon.state.parse_move(text))
@@ -129,21 +98,12 @@ def test_lifting_a_piece_lights_its_destinations_and_the_accepted_move_lights_as
     assert mock.leds.location_colour("p9") == PALETTE["last_move"] == mock.leds.location_colour("p1")
 
 
-def toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p20", "roll 2"), **options):
-    """The toy game with ``moves`` played by hand; black to move after a roll of 2 by default."""
-    daemon, mock, clock = open_board(toy.ToyGame(**{"hand": 1, **options}), tmp_path / "j.sqlite3")
-    person = hands.Hands(daemon, mock, clock)
-    for text in moves:
-        person.play(daemon.state, daemon.state.parse_move(text))
-    return daemon, mock, person
-
-
-def test_out_of_sync_lights_the_fix_and_play_resumes_once_the_board_matches(toy, hands, tmp_path):
-    daemon, mock, person = toy_table(toy, hands, tmp_path)
+def test_out_of_sync_lights_the_fix_and_play_resumes_once_the_board_matches(toy, hands, tmp_path, tables):
+    daemon, mock, person = tables.toy_table(toy, hands, tmp_path)
     mock.move("p1", "p24")  # not a legal destination
-    person.run(LOOP.out_of_sync_ms / 1000 * 0.5)
+    person.run(tables.LOOP.out_of_sync_ms / 1000 * 0.5)
     assert daemon.snapshot()["status"] == "unmatched"
-    person.run(LOOP.out_of_sync_ms / 1000)
+    person.run(tables.LOOP.out_of_sync_ms / 1000)
     snapshot = daemon.snapshot()
     assert snapshot["status"] == "out_of_sync" and [fix["text"] for fix in snapshot["fixes"]] == ["p24 -> p1"]
     assert mock.leds.location_colour("p24") == PALETTE["fix_from"]
@@ -154,8 +114,8 @@ def test_out_of_sync_lights_the_fix_and_play_resumes_once_the_board_matches(toy,
     assert str(daemon.state.history[-1]) == "p1-p5" and daemon.snapshot()["status"] == "ready"
 
 
-def test_putting_the_previous_position_back_takes_the_move_back_in_the_journal_too(toy, hands, tmp_path):
-    daemon, mock, person = toy_table(toy, hands, tmp_path)
+def test_putting_the_previous_position_back_takes_the_move_back_in_the_journal_too(toy, hands, tmp_path, tables):
+    daemon, mock, person = tables.toy_table(toy, hands, tmp_path)
     journalled = daemon.journal.moves()
     mock.move("p1", "p5")
     person.run(0.6)
@@ -167,8 +127,8 @@ def test_putting_the_previous_position_back_takes_the_move_back_in_the_journal_t
     assert daemon.snapshot()["note"] == "took back the last move"
 
 
-def test_a_trade_waits_for_confirm_with_its_pieces_blinking(toy, hands, tmp_path):
-    daemon, mock, person = toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p9", "roll 2"))
+def test_a_trade_waits_for_confirm_with_its_pieces_blinking(toy, hands, tmp_path, tables):
+    daemon, mock, person = tables.toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p9", "roll 2"))
     for location in ("p1", "p9"):
         mock.lift(location)
         person.run(0.1)
@@ -180,7 +140,7 @@ def test_a_trade_waits_for_confirm_with_its_pieces_blinking(toy, hands, tmp_path
     assert "confirm" in snapshot["buttons"] and daemon.status_text() == "press confirm for trade p1 p9"
     seen = set()
     for _ in range(10):
-        person.run(LOOP.blink_ms / 1000 / 2)
+        person.run(tables.LOOP.blink_ms / 1000 / 2)
         seen.add(mock.leds.location_colour("p1"))
     assert seen == {PALETTE["selected"], (0, 0, 0)}  # blinking
     mock.buttons.press("confirm")
@@ -188,8 +148,8 @@ def test_a_trade_waits_for_confirm_with_its_pieces_blinking(toy, hands, tmp_path
     assert str(daemon.state.history[-1]) == "trade p1 p9" and daemon.journal.moves()[-1] == "trade p1 p9"
 
 
-def test_undo_and_new_game_buttons_guide_the_player_to_restore_the_board(toy, hands, tmp_path):
-    daemon, mock, person = toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p20"))
+def test_undo_and_new_game_buttons_guide_the_player_to_restore_the_board(toy, hands, tmp_path, tables):
+    daemon, mock, person = tables.toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p20"))
     mock.buttons.press("undo")
     person.run(0.05)
     assert [str(m) for m in daemon.state.history] == ["roll 2", "@p1", "roll 2"]
@@ -210,13 +170,14 @@ def test_undo_and_new_game_buttons_guide_the_player_to_restore_the_board(toy, ha
     assert daemon.status_text() == "roll the dice and enter the roll"
 
 
-def test_a_restarted_daemon_resumes_the_game_and_guides_the_board_back(toy, hands, tmp_path):
-    daemon, mock, person = toy_table(toy, hands, tmp_path)
+def test_a_restarted_daemon_resumes_the_game_and_guides_the_board_back(toy, hands, tmp_path, tables):
+    daemon, mock, person = tables.toy_table(toy, hands, tmp_path)
     played = [str(m) for m in daemon.state.history]
     daemon.journal.close()
     mock.set_contents({"p2": "black"})  # the board was knocked over and set up wrongly
     hal = Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice())
-    again = Daemon(toy.ToyGame(hand=1), hal, daemon.wiring, Journal(tmp_path / "j.sqlite3"), person.clock, loop=LOOP)
+    again = Daemon(toy.ToyGame(hand=1), hal, daemon.wiring, Journal(tmp_path / "j.sqlite3"), person.clock,
+                   loop=tables.LOOP)
     assert [str(m) for m in again.state.history] == played
     assert again.status_text() == "restore the position: p2 -> p1; place white on p20"
     mock.move("p2", "p1")
@@ -226,7 +187,7 @@ def test_a_restarted_daemon_resumes_the_game_and_guides_the_board_back(toy, hand
     assert again.snapshot()["status"] == "ready"
 
 
-def test_every_frame_stays_within_the_current_budget_and_snapshots_are_json(toy, hands, tmp_path):
+def test_every_frame_stays_within_the_current_budget_and_snapshots_are_json(toy, hands, tmp_path, tables):
     import json
     game = toy.ToyGame(hand=4)
     clock = ManualClock()
@@ -234,20 +195,20 @@ def test_every_frame_stays_within_the_current_budget_and_snapshots_are_json(toy,
     mock = MockBoard(wiring, clock=clock)
     snapshots = []
     daemon = Daemon(game, Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice()), wiring,
-                    Journal(tmp_path / "j.sqlite3"), clock, loop=LOOP,
+                    Journal(tmp_path / "j.sqlite3"), clock, loop=tables.LOOP,
                     leds=LedSettings(brightness=1.0, current_budget_ma=150.0))
     daemon.subscribe(snapshots.append)
     mock.set_contents({loc: "black" for loc in list(wiring.channels.values())[:12]})  # a dozen pieces to fix
     person = hands.Hands(daemon, mock, clock)
-    person.run(LOOP.out_of_sync_ms / 1000 + 0.5)
+    person.run(tables.LOOP.out_of_sync_ms / 1000 + 0.5)
     assert snapshots and all(s["current_ma"] <= 150.0 for s in snapshots)
     drawn = sum(sum(rgb) for rgb in mock.leds.frame[0]) * 60 / 765
     assert 100 < drawn <= 150.0
     json.dumps(snapshots[-1])
 
 
-def test_an_idle_board_sends_no_frames_and_subscribers_hear_of_each_accepted_move(toy, hands, tmp_path):
-    daemon, mock, person = toy_table(toy, hands, tmp_path)
+def test_an_idle_board_sends_no_frames_and_subscribers_hear_of_each_accepted_move(toy, hands, tmp_path, tables):
+    daemon, mock, person = tables.toy_table(toy, hands, tmp_path)
     heard = []
     daemon.subscribe(lambda snapshot: heard.append(snapshot["history"]))
     shown = mock.leds.frames_shown
@@ -258,8 +219,8 @@ def test_an_idle_board_sends_no_frames_and_subscribers_hear_of_each_accepted_mov
     assert mock.leds.frames_shown > shown
 
 
-def test_an_entered_roll_not_on_offer_is_reported_and_the_right_one_accepted(toy, hands, tmp_path):
-    daemon, _, person = toy_table(toy, hands, tmp_path, moves=())
+def test_an_entered_roll_not_on_offer_is_reported_and_the_right_one_accepted(toy, hands, tmp_path, tables):
+    daemon, _, person = tables.toy_table(toy, hands, tmp_path, moves=())
     daemon.hal.dice.enter("roll 6")
     person.run(0.05)
     assert daemon.state.history == [] and "'roll 6' is not a roll on offer" in daemon.snapshot()["note"]

@@ -1,0 +1,56 @@
+"""A table for the daemon tests: a mock board set up with a game and a daemon watching it, on a manual clock."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+from engine.core import Game
+from firmware_host.config import Hal, LoopConfig
+from firmware_host.daemon import Daemon, LedSettings
+from firmware_host.journal import Journal
+from hal.clock import ManualClock
+from hal.dice import EnteredDice
+from hal.mock import MockBoard, Noise
+from wiring.model import ChannelCalibration, ClassBand, straight_wiring
+
+LOOP = LoopConfig(scan_hz=100, debounce_ms=8, settle_ms=400, out_of_sync_ms=1500, blink_ms=200)
+
+
+def open_board(game: Game, journal: Path, *, noise: Noise | None = None, seed: int = 0, contents=None,
+               sensing: str = "presence", classes: dict[str, str] | None = None):
+    """A mock board set up with the game's first position (or ``contents``) and a daemon on it."""
+    clock = ManualClock()
+    wiring = straight_wiring(game.board, sensing, classes)
+    mock = MockBoard(wiring, clock=clock, noise=noise, seed=seed)
+    if sensing == "analog":
+        wiring.calibration = calibrated(mock)
+    start = game.new_initial_state().contents() if contents is None else contents
+    mock.set_contents({loc: piece for loc, piece in start.items() if piece})
+    hal = Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice())
+    daemon = Daemon(game, hal, wiring, Journal(journal), clock, loop=LOOP,
+                    leds=LedSettings(brightness=1.0, current_budget_ma=100_000))
+    return daemon, mock, clock
+
+
+def calibrated(mock: MockBoard) -> dict[int, ChannelCalibration]:
+    """Each channel's class bands, split halfway between neighbouring levels (as `gameboard calibrate` does)."""
+    sensors = mock.sensors
+    result = {}
+    for channel in mock.wiring.channels:
+        base, gain = sensors.baselines[channel], sensors.gains[channel]
+        levels = sorted([(base, None)] + [(sensors.magnets.reading(base, gain, name, 0.0), name)
+                                          for name in mock.wiring.classes])
+        edges = [0.0] + [(a + b) / 2 for (a, _), (b, _) in pairwise(levels)] + [sensors.magnets.full_scale]
+        bands = tuple(ClassBand(name, low, high) for (_, name), low, high in zip(levels, edges, edges[1:]) if name)
+        result[channel] = ChannelCalibration(base, bands)
+    return result
+
+
+def toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p20", "roll 2"), **options):
+    """The toy game with ``moves`` played by hand; black to move after a roll of 2 by default."""
+    daemon, mock, clock = open_board(toy.ToyGame(**{"hand": 1, **options}), tmp_path / "j.sqlite3")
+    person = hands.Hands(daemon, mock, clock)
+    for text in moves:
+        person.play(daemon.state, daemon.state.parse_move(text))
+    return daemon, mock, person
