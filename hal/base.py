@@ -7,8 +7,8 @@ interface: configuration picks one, and the mock HAL is one like any other.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from engine.errors import GameboardError
 
@@ -46,6 +46,30 @@ class Scan:
     timestamp: float
 
 
+@dataclass(frozen=True)
+class SensorHealth:
+    """Whether a sensor array's readings show the board as it is now.
+
+    ``stale`` readings are the last known ones, not the board's: an unplugged cable,
+    a silent co-processor, a bus that fails to answer.  ``problem`` says why in words
+    for people; ``errors`` counts what went wrong since the array was opened.
+    """
+
+    connected: bool = True
+    stale: bool = False
+    problem: str = ""
+    errors: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def sees(self) -> bool:
+        """Whether the readings can be trusted: connected and current."""
+        return self.connected and not self.stale
+
+
+#: The health of sensors that see the board, with nothing gone wrong.
+SEES = SensorHealth()
+
+
 class SensorArray(ABC):
     """Every sensor channel of the board, read at once."""
 
@@ -59,7 +83,11 @@ class SensorArray(ABC):
 
     @abstractmethod
     def read(self) -> Scan:
-        """Read every channel now."""
+        """Read every channel now; a bus that fails raises HardwareError (or OSError)."""
+
+    def health(self) -> SensorHealth:
+        """Whether the last reading was current; sensors wired to the Pi itself always are."""
+        return SEES
 
     def close(self) -> None:
         """Release the hardware."""

@@ -24,7 +24,8 @@ from typing import Any, TypeVar
 
 from engine.boards import load_board
 from engine.errors import GameboardError
-from hal.base import BUTTONS, RGB, ButtonEvent, ButtonPanel, LedSink, Scan, SensorArray
+from hal.base import (BUTTONS, RGB, SEES, ButtonEvent, ButtonPanel, HardwareError, LedSink, Scan, SensorArray,
+                      SensorHealth)
 from hal.frames import Frame, checked_frame, dark_frame
 from hal.magnets import MagnetModel
 from wiring.model import Wiring
@@ -206,6 +207,22 @@ class MockBoard:
         """Freeze ``channel`` at its present reading: a dead sensor never changes."""
         self.sensors.stick(channel, self.sensors.read().values[channel])
 
+    @_locked
+    def unplug_sensors(self) -> None:
+        """Pull the sensors' cable (a co-processor's lead): scans repeat the last reading, health says stale."""
+        self.sensors.unplugged = self.sensors.read()
+
+    @_locked
+    def break_bus(self, problem: str) -> None:
+        """Make every scan fail with ``problem``, as a bus that stops answering does."""
+        self.sensors.failure = problem
+
+    @_locked
+    def repair_sensors(self) -> None:
+        """The cable back in, the bus answering: scans read the board again."""
+        self.sensors.unplugged = None
+        self.sensors.failure = ""
+
     # -- what the sensors see ------------------------------------------------------------
 
     def seen(self, now: float) -> dict[str, str | None]:
@@ -313,12 +330,25 @@ class MockSensors(SensorArray):
         self._located = [wiring.channels.get(channel) for channel in range(channels)]
         self._stuck: dict[int, int] = {}
         self._fields: dict[str | None, float] = {}
+        #: The last scan before the cable was pulled, repeated until it is back (None: plugged in).
+        self.unplugged: Scan | None = None
+        #: Why every scan fails (a bus that stops answering), or "".
+        self.failure = ""
 
     @property
     def channels(self) -> int:
         return len(self._located)
 
+    def health(self) -> SensorHealth:
+        if self.unplugged is not None:
+            return SensorHealth(False, True, "the mock board's sensor cable is unplugged")
+        return SEES
+
     def read(self) -> Scan:
+        if self.failure:
+            raise HardwareError(self.failure)
+        if self.unplugged is not None:
+            return self.unplugged
         board = self._board
         with board.lock:
             now = board.clock()

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from hal.base import RGB, HardwareError, LedSink, Scan, SensorArray
+from hal.base import RGB, HardwareError, LedSink, Scan, SensorArray, SensorHealth
 from hal.frames import checked_frame, dark_frame
 from hal.options import DriverOptions
 from hal.serial_link import SerialLink
@@ -78,8 +78,8 @@ def release_link(link: SerialLink) -> None:
 class SerialSensors(SensorArray):
     """The co-processor's channels: presence 0/1 or raw analog counts, as its HELLO says.
 
-    While the cable is unplugged a scan repeats the last known state; the link
-    reconnects and a fresh snapshot brings the state up to date.
+    While the cable is unplugged a scan repeats the last known state and ``health()``
+    says it is stale; the link reconnects and a fresh snapshot brings it up to date.
     """
 
     def __init__(self, link: SerialLink, *, clock: Callable[[], float] = time.monotonic) -> None:
@@ -98,6 +98,9 @@ class SerialSensors(SensorArray):
 
     def read(self) -> Scan:
         return Scan(self.link.values(), self._clock())
+
+    def health(self) -> SensorHealth:
+        return self.link.health()
 
     def close(self) -> None:
         release_link(self.link)

@@ -17,6 +17,7 @@ from contextlib import suppress
 
 import serial
 
+from hal.base import SensorHealth
 from hal.cobs_frames import FrameReader, encode_frame
 from hal.frames import Frame
 from hal.serial_protocol import (
@@ -33,13 +34,15 @@ from hal.serial_protocol import (
 
 #: How long a read waits for bytes before the thread checks whether it should stop.
 READ_TIMEOUT = 0.1
+#: The link's counters that count faults (the rest count ordinary traffic).
+ERROR_STATS = ("lost", "malformed", "silences", "disconnects", "led_frames_dropped")
 
 
 class SerialLink:
     """One open (or reopening) serial port to a co-processor; thread-safe to read and write.
 
     ``stats`` counts frames, dropped frames by reason, lost frames, reconnects and
-    syncs: the daemon's status page shows them.
+    syncs; ``health()`` says whether ``values()`` is the board as it is now.
     """
 
     def __init__(
@@ -49,7 +52,8 @@ class SerialLink:
         self.baudrate = baudrate
         self.retry_interval = retry_interval
         self.silence_timeout = silence_timeout
-        self._last_heard = time.monotonic()
+        self._last_heard = self._sync_asked = time.monotonic()
+        self._synced = False  # a snapshot arrived since the last connect or lost frame
         self.stats: Counter[str] = Counter()
         self.last_error = ""
         self.hello: Hello | None = None
@@ -80,6 +84,20 @@ class SerialLink:
     def bad_frames(self) -> Counter[str]:
         """Frames dropped by the framing layer, by reason (crc, cobs, short, overlong)."""
         return Counter(self._reader.errors)
+
+    def health(self) -> SensorHealth:
+        """Stale while unplugged, silent for longer than ``silence_timeout``, or waiting for a snapshot."""
+        errors = {**self.bad_frames, **{name: self.stats[name] for name in ERROR_STATS if self.stats[name]}}
+        if self._serial is None:
+            return SensorHealth(False, True, f"the co-processor is not connected ({self.last_error})", errors)
+        silent = time.monotonic() - self._last_heard
+        if silent > self.silence_timeout:
+            return SensorHealth(True, True, f"the co-processor on {self.port} has said nothing for {silent:.1f} s",
+                                errors)
+        if not self._synced:
+            return SensorHealth(True, True, f"waiting for the co-processor on {self.port} to send the board",
+                                errors)
+        return SensorHealth(errors=errors)
 
     def values(self) -> tuple[int, ...]:
         """The latest value of every channel (the last known ones while unplugged)."""
@@ -133,7 +151,8 @@ class SerialLink:
     def _connect(self, port: serial.Serial) -> None:
         self._reader.reset()
         self._expected = None
-        self._last_heard = time.monotonic()
+        self._synced = False
+        self._last_heard = self._sync_asked = time.monotonic()
         with self._write_lock:
             self._serial = port
             self.stats["connects"] += 1
@@ -149,11 +168,12 @@ class SerialLink:
             self._check_silence()
 
     def _check_silence(self) -> None:
-        """A co-processor silent for longer than its heartbeat allows is asked to SYNC again."""
-        if time.monotonic() - self._last_heard > self.silence_timeout:
+        """A co-processor silent for longer than its heartbeat allows is asked to SYNC again (once a timeout)."""
+        now = time.monotonic()
+        if now - self._last_heard > self.silence_timeout and now - self._sync_asked > self.silence_timeout:
             self.stats["silences"] += 1
             self.last_error = f"the co-processor on {self.port} said nothing for {self.silence_timeout:g} s"
-            self._last_heard = time.monotonic()
+            self._sync_asked = now
             with self._write_lock:
                 self._send(MessageType.SYNC)
 
@@ -174,6 +194,7 @@ class SerialLink:
         elif isinstance(message, Snapshot):
             with self._state_lock:
                 self._values = list(message.values)
+            self._synced = True
         elif isinstance(message, Changes):
             self._apply(message)
         if self.hello is not None and self._values is not None:
@@ -182,6 +203,7 @@ class SerialLink:
     def _check_sequence(self, sequence: int) -> None:
         """Count the frames lost since the last one and ask for a snapshot if any were."""
         if self._expected is not None and sequence != self._expected:
+            self._synced = False
             self.stats["lost"] += (sequence - self._expected) % 256
             with self._write_lock:
                 self._send(MessageType.SYNC)

@@ -4,6 +4,8 @@ It speaks docs/serial-protocol.md with its own encoder (struct, cobs, crc_hqx), 
 the host's decoder is checked against the document rather than against itself.  The
 port is a symlink to the pty, as udev's /dev/serial/by-id links are: ``unplug()``
 closes the pty and removes the link, ``plug()`` makes a new pty behind the same name.
+With ``heartbeat`` it sends an empty CHANGES that often, as the firmware must; ``hung``
+makes it say nothing at all, as a crashed firmware on a live USB port does.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import os
 import select
 import struct
 import threading
+import time
 import tty
 from binascii import crc_hqx
 from pathlib import Path
@@ -27,8 +30,11 @@ def frame(payload: bytes) -> bytes:
 
 
 class FakeCoprocessor:
-    def __init__(self, port: Path, channels: int = 16, kind: str = "presence", strips: tuple[int, ...] = (4,)) -> None:
+    def __init__(self, port: Path, channels: int = 16, kind: str = "presence", strips: tuple[int, ...] = (4,),
+                 heartbeat: float | None = None) -> None:
         self.port = port
+        self.heartbeat = heartbeat
+        self.hung = False
         self.kind = kind
         self.values = [0] * channels
         self.strips = strips
@@ -98,7 +104,11 @@ class FakeCoprocessor:
 
     def _listen(self) -> None:
         pending = b""
+        beat = time.monotonic()
         while not self._stop.is_set():
+            if self.heartbeat and not self.hung and time.monotonic() - beat >= self.heartbeat:
+                self.send(CHANGES, b"")
+                beat = time.monotonic()
             ready, _, _ = select.select([self._master], [], [], 0.02)
             if not ready:
                 continue
@@ -116,7 +126,7 @@ class FakeCoprocessor:
     def _obey(self, payload: bytes) -> None:
         kind, body = payload[0], payload[2:]
         self.received.append(kind)
-        if kind == SYNC and self.answer_sync:
+        if kind == SYNC and self.answer_sync and not self.hung:
             self.send_hello()
             self.send_snapshot()
         elif kind == LEDS:

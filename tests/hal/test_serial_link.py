@@ -151,3 +151,47 @@ def test_a_silent_coprocessor_is_asked_to_sync_again(mcu):
         assert "said nothing for 0.1 s" in sensors.link.last_error
     finally:
         sensors.close()
+
+
+def test_health_is_stale_while_the_coprocessor_is_silent_and_fresh_once_it_speaks_again(tmp_path):
+    mcu = FakeCoprocessor(tmp_path / "ttyQUIET", channels=4, heartbeat=0.02)
+    sensors = registry.open_sensors("serial", {"port": str(mcu.port), "silence_timeout": 0.3})
+    try:
+        assert sensors.health().sees
+        mcu.hung = True  # the firmware stopped; the USB port stays open
+        wait_for(lambda: not sensors.health().sees, "stale after the silence")
+        health = sensors.health()
+        assert health.connected and health.stale
+        assert "has said nothing for" in health.problem and health.errors["silences"] >= 1
+        mcu.hung = False  # it answers the next SYNC with a fresh snapshot
+        wait_for(lambda: sensors.health().sees, "fresh again")
+    finally:
+        sensors.close()
+        mcu.unplug()
+
+
+def test_health_says_unplugged_until_the_snapshot_after_the_reconnect(mcu, sensors):
+    assert sensors.health().sees
+    mcu.unplug()
+    wait_for(lambda: not sensors.health().connected, "the unplug seen")
+    health = sensors.health()
+    assert health.stale and "not connected" in health.problem and health.errors["disconnects"] == 1
+    mcu.answer_sync = False  # plugged back, but no snapshot yet: still stale
+    mcu.plug()
+    wait_for(lambda: sensors.link.connected, "reconnected")
+    assert not sensors.health().sees and "waiting for the co-processor" in sensors.health().problem
+    mcu.answer_sync = True
+    mcu.send_hello()
+    mcu.send_snapshot()
+    wait_for(lambda: sensors.health().sees, "fresh after the snapshot")
+
+
+def test_a_lost_frame_makes_the_state_stale_until_the_snapshot_repairs_it(mcu, sensors):
+    mcu.answer_sync = False
+    mcu.change((7, 1))  # made, never sent: lost on the line
+    mcu.write(mcu.change((8, 1)))
+    wait_for(lambda: sensors.link.stats["lost"] == 1, "the gap seen")
+    assert not sensors.health().sees and sensors.read().values[7] == 0
+    mcu.send_snapshot()
+    wait_for(lambda: sensors.health().sees, "repaired by the snapshot")
+    assert sensors.read().values[7:9] == (1, 1)
