@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from engine.core import EngineError, Move, State
@@ -37,6 +39,10 @@ CREATE TABLE IF NOT EXISTS moves (
 
 class JournalError(GameboardError, RuntimeError):
     """A journal that cannot be opened or replayed; the message names the file and the fix."""
+
+
+class JournalWriteError(JournalError):
+    """The journal cannot be written now (a full disk, a failing card): nothing was written, a retry may work."""
 
 
 class Journal:
@@ -82,7 +88,7 @@ class Journal:
 
     def start(self, state: State) -> None:
         """Begin a new game from ``state`` (its moves so far become its setup); close any unfinished one."""
-        with self._db:
+        with self._writing("the new game"), self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("UPDATE games SET finished = ?, result = 'abandoned' WHERE finished IS NULL",
                              (time.time(),))
@@ -90,23 +96,32 @@ class Journal:
                                       (time.time(), json.dumps(state.to_json(), sort_keys=True)))
         self.game_id, self.plies = cursor.lastrowid, 0
 
-    def record(self, move: Move) -> None:
-        """Commit one accepted move; returns only once it is durable."""
-        self._db.execute("INSERT INTO moves (game, ply, move, at) VALUES (?, ?, ?, ?)",
-                         (self.game_id, self.plies + 1, str(move), time.time()))
+    def record(self, move: Move, result: str | None = None) -> None:
+        """Commit one accepted move, and the game's ``result`` if it ends the game; returns once durable."""
+        with self._writing(f"move {self.plies + 1} ({move})"), self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("INSERT INTO moves (game, ply, move, at) VALUES (?, ?, ?, ?)",
+                             (self.game_id, self.plies + 1, str(move), time.time()))
+            if result is not None:  # a finished game will not be resumed
+                self._db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?",
+                                 (time.time(), result, self.game_id))
         self.plies += 1
 
     def take_back(self, plies: int) -> None:
         """Forget the last ``plies`` moves (a takeback or undo); a finished game is open again."""
-        with self._db:
+        with self._writing("the takeback"), self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("DELETE FROM moves WHERE game = ? AND ply > ?", (self.game_id, self.plies - plies))
             self._db.execute("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (self.game_id,))
         self.plies -= plies
 
-    def finish(self, result: str) -> None:
-        """Close the game with its result (it will not be resumed)."""
-        self._db.execute("UPDATE games SET finished = ?, result = ? WHERE id = ?", (time.time(), result, self.game_id))
+    @contextmanager
+    def _writing(self, what: str) -> Iterator[None]:
+        """SQLite's write failures as a JournalWriteError; the transaction rolled back, nothing written."""
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            raise JournalWriteError(f"{self.path}: cannot write {what}: {exc}") from None
 
     def moves(self, game_id: int | None = None) -> list[str]:
         """The moves of a game (default: the current one), in order."""
