@@ -13,7 +13,8 @@ operations however many moves there are.  It never guesses:
 - a move the sensors cannot see at all (a flip under reed switches, a Trade under
   presence sensing) is offered when the hand has touched its locations and the
   board is back in sync, again waiting for confirm; a bump put back changes
-  nothing without that button;
+  nothing without that button, and a confirm pressed while the bump is under way
+  is kept: it makes the move if the board comes back to the same offer;
 - the previous position put back is a takeback, unless it only lifts pieces that a
   legal move may still carry on (the piece a placement put down, lifted to move on);
 - a board that matches nothing for ``out_of_sync`` seconds is out of sync and shows
@@ -149,6 +150,10 @@ class MoveTracker:
         self._touched: set[str] = set()
         #: Moves the sensors cannot see, offered for confirmation: they wait until a move is made.
         self._waiting: TrackerView | None = None
+        #: The offer a disturbance (a bump) interrupted, a confirm pressed meanwhile, and the plan it made.
+        self._interrupted: TrackerView | None = None
+        self._armed: Move | None = None
+        self._confirmed: Plan | None = None
         self._restoring = False
         self._timers = _Timers()
         self._view = TrackerView(Status.READY)
@@ -163,6 +168,7 @@ class MoveTracker:
         self.differing = {loc for loc, value in self.observed.items() if value != expectation.expected[loc]}
         self._touched = set()
         self._waiting = None
+        self._interrupted = self._armed = self._confirmed = None
         self._restoring = restoring and bool(self.differing)
         self._timers = _Timers(changed=now)
         self._view = self._classify(now)
@@ -183,21 +189,62 @@ class MoveTracker:
                 self._touched.add(location)
         if touched:
             self._timers.changed = now
-            self._view = self._classify(now)
+            before, self._view = self._view, self._classify(now)
+            self._follow_offer(before)
+
+    def hold(self, now: float) -> None:
+        """The board may have changed unseen (the sensors could not see it): nothing is taken on what was seen before.
+
+        A settling move must hold still for the settle time from ``now``, and a kept
+        confirm press is forgotten.
+        """
+        self._timers.changed = now
+        self._interrupted = self._armed = self._confirmed = None
 
     def poll(self, now: float) -> Plan | None:
-        """The move to accept now (settled and unambiguous), if any; also moves the timers on."""
+        """The move to accept now (settled and unambiguous, or confirmed), if any; also moves the timers on."""
         view = self._view
+        if self._confirmed is not None:
+            return self._confirmed
         if view.status is Status.SETTLING and now - self._timers.changed >= self.settle:
             return view.candidates[0]
         if view.status is Status.UNMATCHED and now - self._timers.unmatched_since >= self.out_of_sync:
             self._view = self._with_fixes(Status.OUT_OF_SYNC)
+            self._interrupted = self._armed = None
         return None
 
     def confirm(self) -> Plan | None:
-        """The confirm button: the selected candidate, when some await confirmation."""
+        """The confirm button: the selected candidate, when some await confirmation.
+
+        Pressed while a disturbance interrupts an offer, the press is kept (``armed``)
+        and makes the move if the board comes back to that offer.
+        """
         view = self._view
-        return view.candidates[view.selected] if view.status is Status.CONFIRM else None
+        if view.status is Status.CONFIRM:
+            return view.candidates[view.selected]
+        if self._interrupted is not None:
+            self._armed = self._interrupted.candidates[self._interrupted.selected].move
+        return None
+
+    @property
+    def armed(self) -> bool:
+        """Whether a confirm press waits for a disturbed offer to come back."""
+        return self._armed is not None
+
+    def _follow_offer(self, before: TrackerView) -> None:
+        """Remember the offer a disturbance interrupts; when the board settles, a kept press confirms it."""
+        self._confirmed = None
+        view = self._view
+        if view.status in (Status.UNMATCHED, Status.MOVING):
+            if before.status is Status.CONFIRM:
+                self._interrupted = before
+            return
+        armed, self._interrupted, self._armed = self._armed, None, None
+        if view.status is Status.CONFIRM and armed is not None:
+            for index, plan in enumerate(view.candidates):
+                if plan.move == armed:
+                    self._view = replace(view, selected=index)
+                    self._confirmed = plan
 
     def next_candidate(self) -> bool:
         """The hint button while candidates wait: select the next; False when none wait."""

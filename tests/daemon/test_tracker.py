@@ -203,3 +203,36 @@ def test_fixes_pair_each_extra_piece_with_the_nearest_missing_place(toy, sensing
     table.put("p20", "white")  # a piece too many
     table.wait(OUT_OF_SYNC + 0.1)
     assert sorted(map(str, table.tracker.view.fixes)) == ["p10 -> p2", "p9 -> p1", "remove the piece on p20"]
+
+
+def test_a_confirm_pressed_during_a_bump_is_kept_until_the_offer_comes_back(toy) -> None:
+    table = Table(toy, {"p1": "black", "p9": "white", "p17": "white"}, pips=2)
+    for step in (lambda: table.lift("p1"), lambda: table.lift("p9"), lambda: table.put("p1", "white"),
+                 lambda: table.put("p9")):
+        step()
+    table.lift("p17")  # a bump interrupts the offer ...
+    assert table.tracker.confirm() is None and table.tracker.armed  # ... and the press is kept
+    assert table.wait(0.01) is None
+    assert table.put("p17", "white") is Status.CONFIRM
+    assert str(table.wait(0.01).move) == "trade p1 p9"
+
+
+def test_a_kept_confirm_is_forgotten_when_the_board_settles_elsewhere_or_is_held(toy) -> None:
+    table = Table(toy, {"p1": "black", "p9": "white", "p17": "white"}, pips=2)
+    for step in (lambda: table.lift("p1"), lambda: table.lift("p9"), lambda: table.put("p1", "white"),
+                 lambda: table.put("p9")):
+        step()
+    table.lift("p17")
+    table.tracker.confirm()
+    table.put("p21", "white")  # the bumped piece lands elsewhere and stays there ...
+    assert table.tracker.armed
+    table.wait(OUT_OF_SYNC)  # ... until the board is out of sync: the press is forgotten
+    assert table.tracker.view.status is Status.OUT_OF_SYNC and not table.tracker.armed
+    table.lift("p21")
+    table.put("p17", "white")
+    assert table.tracker.view.status is Status.CONFIRM and table.wait(0.01) is None
+    table.lift("p17")
+    table.tracker.confirm()
+    table.tracker.hold(table.now)  # the sensors went blind meanwhile
+    table.put("p17", "white")
+    assert table.wait(0.01) is None
