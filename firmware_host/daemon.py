@@ -4,6 +4,12 @@
 clock; ``Daemon.run`` repeats it at the scan rate under systemd (READY, WATCHDOG,
 STATUS).  Every accepted move is committed to the journal before the frame that
 shows it accepted is built.
+
+Two faults stop the daemon accepting moves without stopping it: sensors that cannot
+see the board (an unplugged or silent co-processor, a bus that does not answer) and
+a journal that cannot be written (a full disk).  Each is shown on the status, the
+snapshot and the LEDs, and play goes on by itself once it clears; a settled move
+waiting for the journal is tried again every ``JOURNAL_RETRY_S``.
 """
 
 from __future__ import annotations
@@ -16,16 +22,24 @@ from typing import Any
 
 from engine.core import Game, IllegalMoveError, Move, State
 from firmware_host.config import Config, Hal, LoopConfig
-from firmware_host.journal import Journal
+from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, hex_colour
 from firmware_host.scanner import Scanner
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback
+from hal.base import SensorHealth
 from hal.dice import DiceEntryError
 from wiring.model import Wiring
 
 Subscriber = Callable[[dict[str, Any]], None]
+
+#: How often a settled move waiting for a journal that cannot be written is tried again (seconds).
+JOURNAL_RETRY_S = 1.0
+#: Each fault, in words for the status line; the first one present is the one the LEDs flash.
+FAULT_HEADS = {"sensors": "the board cannot see", "journal": "the journal cannot be written"}
+#: A fault flashes the whole board in its colour for this long, then shows the usual picture as long.
+FAULT_FLASH_S = 0.5
 
 
 def _check_wiring(wiring: Wiring, game: Game) -> dict[str, Any]:
@@ -87,6 +101,10 @@ class Daemon:
         self._shown_position: tuple[int, str] = (-1, "")
         self._colours: dict[str, tuple[int, int, int]] = {}
         self.current_ma = 0.0
+        #: Fault kind ("sensors", "journal") -> what is wrong, while it lasts.
+        self.faults: dict[str, str] = {}
+        self.sensor_health = SensorHealth()
+        self._journal_retry_at = 0.0
         self._stop = False
         self._position_changed(clock(), restoring=True)
         self._present(clock())
@@ -105,20 +123,37 @@ class Daemon:
     # -- the loop ----------------------------------------------------------------------
 
     def step(self, now: float | None = None) -> None:
-        """One iteration: read the sensors and buttons, roll dice, accept a settled move, show the result."""
+        """One iteration: read the sensors and buttons, roll dice, accept a settled move, show the result.
+
+        While the sensors cannot see the board nothing is accepted: what they last read
+        may not be the board any more.
+        """
         now = self.clock() if now is None else now
         changes = self.scanner.scan(now)
         if changes:
             self.tracker.observe(changes, now)
+        sees = self._watch_sensors(now)
         if self.hal.buttons is not None:
             for event in self.hal.buttons.events():
                 self.press(event.button, now)
-        if self.state.is_chance_node():
+        if sees and self.state.is_chance_node():
             self._roll(now)
-        plan = self.tracker.poll(now)
-        if plan is not None:
+        plan = self.tracker.poll(now) if sees else None
+        if plan is not None and now >= self._journal_retry_at:
             self._accept(plan, now)
         self._present(now)
+
+    def _watch_sensors(self, now: float) -> bool:
+        """Whether the sensors see the board now; the fault is raised or cleared to match.
+
+        Once they see again, a move must hold still for the settle time as seen from then.
+        """
+        health = self.sensor_health = self.scanner.health()
+        if not health.sees:
+            self.faults["sensors"] = health.problem or "the sensors' readings are stale"
+        elif self.faults.pop("sensors", None) is not None:
+            self.tracker.hold(now)
+        return health.sees
 
     def run(self) -> None:
         """Loop at the scan rate until SIGTERM or SIGINT, telling systemd how it goes."""
@@ -162,16 +197,27 @@ class Daemon:
     # -- inputs other than the board -----------------------------------------------------
 
     def press(self, button: str, now: float | None = None) -> None:
-        """A button: confirm and hint first serve moves awaiting confirmation, then the game's own button moves."""
+        """A button: confirm and hint first serve moves awaiting confirmation, then the game's own button moves.
+
+        A confirm pressed while a bump disturbs the moves awaiting it is kept until the
+        board is back; no button makes a move while the sensors cannot see the board.
+        """
         now = self.clock() if now is None else now
         tracker = self.tracker
-        if button in ("confirm", "hint") and tracker.view.status is Status.CONFIRM:
-            if button == "confirm":
-                self._accept(tracker.confirm(), now)
-            else:
-                tracker.next_candidate()
-        elif button in tracker.expectation.buttons:
+        awaiting = tracker.view.status is Status.CONFIRM
+        move_button = (button == "confirm" and awaiting) or button in tracker.expectation.buttons
+        if move_button and "sensors" in self.faults:
+            self._note = f"{FAULT_HEADS['sensors']}: press {button} again once it can"
+        elif button == "confirm" and awaiting:
+            self._accept(tracker.confirm(), now)
+        elif move_button:
             self._accept(Plan.unseen(self.state, tracker.expectation.buttons[button]), now)
+        elif button == "confirm":
+            tracker.confirm()  # nothing awaits it now: kept if a bump interrupted an offer
+            if tracker.armed:
+                self._note = "confirm kept: the move is made once the board is back as it was"
+        elif button == "hint" and awaiting:
+            tracker.next_candidate()
         elif button == "undo":
             self._undo(now)
         elif button == "new_game":
@@ -184,8 +230,10 @@ class Daemon:
         move = self.state.parse_move(text)
         if self.state.footprint(move).changes:
             raise IllegalMoveError(f"{text!r} moves pieces: make it on the board")
-        self._accept(Plan.unseen(self.state, move), now)
+        accepted = self._accept(Plan.unseen(self.state, move), now)
         self._present(now)
+        if not accepted:
+            raise JournalWriteError(self.faults["journal"])
         return move
 
     def subscribe(self, callback: Subscriber) -> None:
@@ -219,35 +267,55 @@ class Daemon:
             move = self.state.parse_move(rolled)
             self._accept(Plan.unseen(self.state, move), now)
 
-    def _accept(self, plan: Plan, now: float) -> None:
-        """Journal first, then the engine, then the new expectation."""
+    def _accept(self, plan: Plan, now: float) -> bool:
+        """The journal, then the new expectation; False (and the journal fault) if the journal cannot be written."""
         move = plan.move
+        waits = "the move waits until it is written"
         if isinstance(move, Takeback):
-            self._take_back(move.plies)
+            if not self._journalled(lambda: self._take_back(move.plies), now, waits):
+                return False
             self._note = "took back the last move"
         else:
             rolled = self.state.is_chance_node()
-            self.journal.record(move)
-            self.state.push(move)
-            self._history_text.append(str(move))
+            if not self._journalled(lambda: self._push(move), now, waits):
+                return False
             if rolled:
                 self._dice = str(move)
             if plan.locations:
                 self._last_move = plan.locations
             self._note = self.tracker.view.note if plan.locations else ""
-        outcome = self.state.outcome()
-        if outcome is not None:
-            self.journal.finish(outcome.reason)
         self._position_changed(now, restoring=False)
+        return True
+
+    def _push(self, move: Move) -> None:
+        """Play ``move`` once it is in the journal (with the result, if it ends the game)."""
+        self.state.push(move)
+        outcome = self.state.outcome()
+        try:
+            self.journal.record(move, None if outcome is None else outcome.reason)
+        except JournalWriteError:
+            self.state.pop()
+            raise
+        self._history_text.append(str(move))
+
+    def _journalled(self, write: Callable[[], None], now: float, meanwhile: str) -> bool:
+        """Run ``write`` (journal, then game); if the journal fails, raise its fault, retry later, return False."""
+        try:
+            write()
+        except JournalWriteError as exc:
+            self.faults["journal"] = f"{exc}; {meanwhile}"
+            self._journal_retry_at = now + JOURNAL_RETRY_S
+            return False
+        self.faults.pop("journal", None)
+        return True
 
     def _undo(self, now: float) -> None:
         takeback = self._takeback()
         if takeback is None:
             self._note = "nothing to undo"
-            return
-        self._take_back(takeback[0])
-        self._note = "undone: put the pieces back as the LEDs show"
-        self._position_changed(now, restoring=True)
+        elif self._journalled(lambda: self._take_back(takeback[0]), now, "press undo again once it can be"):
+            self._note = "undone: put the pieces back as the LEDs show"
+            self._position_changed(now, restoring=True)
 
     def _take_back(self, plies: int) -> None:
         self.journal.take_back(plies)
@@ -257,9 +325,11 @@ class Daemon:
         self._last_move = frozenset()
 
     def _new_game(self, now: float) -> None:
-        self.state = self.state.game.new_initial_state()
+        state = self.state.game.new_initial_state()
+        if not self._journalled(lambda: self.journal.start(state), now, "press new game again once it can be"):
+            return
+        self.state = state
         self._history_text = []
-        self.journal.start(self.state)
         self._last_move = frozenset()
         self._dice = ""
         self._note = "new game: set up the pieces as the LEDs show"
@@ -292,12 +362,15 @@ class Daemon:
         """A new frame when what the LEDs mean changes (or a blink flips); subscribers hear of any change."""
         view = self.tracker.view
         blink_on = int(now * 1000 / self.loop.blink_ms) % 2 == 0 if view.status is Status.CONFIRM else True
-        lights = (view, blink_on, self._last_move, self._dice, self._turn_locations)
-        position = (len(self.state.history), self._note)
+        fault = next((kind for kind in FAULT_HEADS if kind in self.faults), "")
+        fault_on = bool(fault) and int(now / FAULT_FLASH_S) % 2 == 0
+        lights = (view, blink_on, self._last_move, self._dice, self._turn_locations, fault, fault_on)
+        position = (len(self.state.history), self._note, self.faults.copy(), self.sensor_health)
         if lights == self._shown_lights and position == self._shown_position:
             return
         if lights != self._shown_lights:
-            scene = Scene(view, self._last_move, self._turn_locations, self._turn_colour, self._dice, blink_on)
+            scene = Scene(view, self._last_move, self._turn_locations, self._turn_colour, self._dice, blink_on,
+                          fault if fault_on else "")
             self._colours = self.presenter.colours(scene)
             frame, self.current_ma = self.presenter.frame(self._colours)
             self.hal.leds.show(frame)
@@ -311,6 +384,8 @@ class Daemon:
     def status_text(self) -> str:
         """One line for people: systemd's STATUS, the simulator's banner."""
         state, view = self.state, self.tracker.view
+        if self.faults:
+            return "; ".join(f"{FAULT_HEADS[kind]}: {problem}" for kind, problem in self.faults.items())
         outcome = state.outcome()
         if view.status in (Status.RESTORING, Status.OUT_OF_SYNC):
             head = "restore the position" if view.status is Status.RESTORING else "out of sync"
@@ -337,6 +412,9 @@ class Daemon:
             "status": view.status.value,
             "status_text": self.status_text(),
             "note": self._note,
+            "faults": dict(self.faults),
+            "sensors": {"connected": self.sensor_health.connected, "stale": self.sensor_health.stale,
+                        "problem": self.sensor_health.problem, "errors": dict(self.sensor_health.errors)},
             "turn": state.current_player,
             "turn_piece": state.turn_piece(),
             "expected": expectation.contents,

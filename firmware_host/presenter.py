@@ -2,9 +2,11 @@
 
 Each location gets at most one colour, chosen by priority (a fix beats a candidate
 beats a lifted piece beats a destination beats the last move beats the whose-turn
-glow).  The frame is then dimmed by the brightness setting and, if the strips would
-still draw more than the budget (a full-white WS2812 draws about 60 mA, 20 mA per
-colour channel), scaled down so that it never does.
+glow).  A fault flashes every LED in its colour, alternating with that picture: a
+board that cannot see (amber), a journal that cannot be written (red).  The frame
+is then dimmed by the brightness setting and, if the strips would still draw more
+than the budget (a full-white WS2812 draws about 60 mA, 20 mA per colour channel),
+scaled down so that it never does.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ PALETTE: dict[str, RGB] = {
     "fix_to": (255, 0, 170),  # ... and put one here
     "dice_first": (255, 255, 255),  # the first die's pips
     "dice_second": (0, 200, 200),  # the second die's pips
+    "fault_sensors": (255, 90, 0),  # the board cannot see: the whole board flashes (with the picture between)
+    "fault_journal": (255, 0, 0),  # the journal cannot be written: likewise
 }
 TURN_GLOW = 0.25  # the whose-turn glow: the mover's display colour at this fraction
 
@@ -43,6 +47,8 @@ class Scene:
     turn_colour: RGB = (0, 0, 0)
     dice: str = ""
     blink_on: bool = True
+    #: A fault to flash over the whole board now ("sensors", "journal"), or "".
+    fault: str = ""
 
 
 def hex_colour(text: str) -> RGB:
@@ -65,6 +71,8 @@ class Presenter:
 
     def colours(self, scene: Scene) -> dict[str, RGB]:
         """Location -> colour, before brightness and budget."""
+        if scene.fault:
+            return dict.fromkeys(self.leds, PALETTE[f"fault_{scene.fault}"])
         view = scene.view
         lit: dict[str, RGB] = {}
         glow = tuple(int(c * TURN_GLOW) for c in scene.turn_colour)

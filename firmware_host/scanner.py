@@ -4,14 +4,18 @@ Reed switches chatter for about a millisecond and a slid piece passes over the
 locations on its way; an observation that has not stayed the same for the debounce
 time is not reported.  Debouncing works on observations, not raw values, so an
 analog reading's noise within one class never resets the timer.
+
+A read that fails (a bus that does not answer) keeps the last observations and
+makes the scanner's health stale until a read succeeds again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from firmware_host.observer import Observer
-from hal.base import SensorArray
+from hal.base import HardwareError, SensorArray, SensorHealth
 from wiring.model import Observation
 
 
@@ -57,6 +61,8 @@ class Scanner:
         self.observer = observer
         self.clock = clock
         self._last_values: tuple[int | float, ...] | None = None
+        self._read_failure = ""
+        self.read_errors = 0
         first = observer.observe(sensors.read().values)
         self.debouncer = Debouncer(first, debounce)
 
@@ -65,9 +71,22 @@ class Scanner:
         return {location: value for location, value in zip(self.observer.location_of, self.debouncer.stable)
                 if location is not None}
 
+    def health(self) -> SensorHealth:
+        """The sensors' own health, stale too while reading them fails."""
+        health = self.sensors.health()
+        if self.read_errors:
+            health = replace(health, errors={**health.errors, "read_errors": self.read_errors})
+        return replace(health, stale=True, problem=self._read_failure) if self._read_failure else health
+
     def scan(self, now: float | None = None) -> dict[str, Observation]:
         """Read once; the locations whose stable observation changed, with the new observation."""
-        values = self.sensors.read().values
+        try:
+            values = self.sensors.read().values
+        except (HardwareError, OSError) as exc:
+            self.read_errors += 1
+            self._read_failure = f"the sensors cannot be read: {exc}"
+            return {}
+        self._read_failure = ""
         now = self.clock() if now is None else now
         if values == self._last_values and not self.debouncer.pending:
             return {}

@@ -12,7 +12,7 @@ from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
 from firmware_host.config import load_config
 from firmware_host.observer import Observer
-from hal.base import Scan, SensorArray
+from hal.base import Scan, SensorArray, SensorHealth
 
 CLEAR = "\x1b[H\x1b[2J"
 
@@ -51,20 +51,24 @@ def watch(sensors: SensorArray, observer: Observer, order: Sequence[str], count:
     number = 0
     while not count or number < count:
         number += 1
-        yield render_view(number, sensors.read(), observer, order)
+        yield render_view(number, sensors.read(), observer, order, sensors.health())
         if not count or number < count:
             pause(interval)
 
 
-def render_view(number: int, scan: Scan, observer: Observer, order: Sequence[str], columns: int = 16) -> str:
-    """One screen: the locations that hold a piece (in ``order``), then every channel's raw value."""
+def render_view(number: int, scan: Scan, observer: Observer, order: Sequence[str], health: SensorHealth,
+                columns: int = 16) -> str:
+    """One screen: the sensors' health, the locations that hold a piece (in ``order``), every channel's raw value."""
     per_channel = observer.observe(scan.values)
     channel_of = {location: channel for channel, location in enumerate(observer.location_of) if location is not None}
     seen = [f"{location} (ch {channel_of[location]}: {per_channel[channel_of[location]]})" for location in order
             if location in channel_of and per_channel[channel_of[location]] is not None]
     stray = [str(channel) for channel, location in enumerate(observer.location_of)
              if location is None and per_channel[channel] is not None]
+    errors = ", ".join(f"{name} {count}" for name, count in sorted(health.errors.items()))
     lines = [f"scan {number} at {scan.timestamp:.3f} s: {len(seen)} of {len(channel_of)} locations hold a piece",
+             ("sensors: see the board" if health.sees else f"sensors: CANNOT SEE THE BOARD: {health.problem}")
+             + (f" (errors: {errors})" if errors else ""),
              "pieces: " + (", ".join(seen) or "none")]
     if stray:
         lines.append("channels wired to no location that read something: " + ", ".join(stray))

@@ -74,3 +74,13 @@ def test_a_frame_never_draws_more_than_the_budget(colours, brightness: float, bu
     unlimited, _ = presenter(brightness).frame(colours)
     pairs = [(rgb, top) for strip, free in zip(frame, unlimited) for rgb, top in zip(strip, free)]
     assert all(c <= u for rgb, top in pairs for c, u in zip(rgb, top))
+
+
+@pytest.mark.parametrize("fault", ["sensors", "journal"])
+def test_a_fault_lights_every_led_in_its_colour_within_the_budget(fault: str) -> None:
+    view = TrackerView(Status.MOVING, lifted=frozenset({"p1"}), destinations=frozenset({"p5"}))
+    shown = presenter(budget=500.0)
+    colours = shown.colours(Scene(view, fault=fault))
+    assert colours == dict.fromkeys(LOCATIONS, PALETTE[f"fault_{fault}"])
+    frame, current = shown.frame(colours)
+    assert 0 < current <= 500.0 and all(any(rgb) for strip in frame for rgb in strip)

@@ -82,9 +82,20 @@ def test_sensors_watch_shows_the_observed_board_and_raw_readings(config: Path,
     channel = mock.wiring.channel_of
     assert out.count("scan ") == 2
     pieces = f"pieces: p5 (ch {channel['p5']}: present), p9 (ch {channel['p9']}: present)"
-    assert f"2 of 24 locations hold a piece\n{pieces}" in out
+    assert f"2 of 24 locations hold a piece\nsensors: see the board\n{pieces}" in out
     assert f"channels wired to no location that read something: {spare}" in out
     assert "   0-15  " in out and "  16-25  " in out
+
+
+def test_sensors_watch_says_when_the_sensors_cannot_see_the_board(config: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    mock = shared_mock_board({"board": "squareoff", "wiring": str(config.parent / "truth.toml")})
+    mock.unplug_sensors()
+    try:
+        assert main(["sensors", "watch", "--config", str(config), "--count", "1", "--interval", "0"]) == 0
+    finally:
+        mock.repair_sensors()
+    assert "\nsensors: CANNOT SEE THE BOARD: the mock board's sensor cable is unplugged\n" in capsys.readouterr().out
 
 
 def test_the_terminal_person_reads_keys_until_one_is_offered() -> None:
