@@ -3,8 +3,10 @@
     /work/venv/bin/python bench/daemon.py [--samples 2000]
 
 - latency: a sensor change to the LED frame ready (one ``Daemon.step`` that sees the
-  debounced change), Over-Pass with 40 pieces and ~500 legal moves; and a move's
-  acceptance (journal commit with fsync, new expectation, frame);
+  change), Over-Pass with 40 pieces and ~500 legal moves; and a move's acceptance
+  (journal commit with fsync, new expectation, frame).  This is the software alone: it
+  runs with debounce off and leaves out the wait for the next scan and the strip write,
+  so the bench adds a modelled end-to-end figure with the default loop settings;
 - idle CPU: ``Daemon.run`` scanning the 201 mock channels at 200 Hz with nothing happening;
 - start to ready and resident memory: ``gameboard run`` as a process, READY=1 over a
   notify socket, VmRSS read from /proc.
@@ -28,6 +30,7 @@ from pathlib import Path
 from engine.core import State
 from engine.registry import game_class
 from firmware_host.config import Hal, LoopConfig
+from firmware_host.daemon import DEFAULT_LOOP
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
 from hal.clock import ManualClock
@@ -36,6 +39,9 @@ from hal.mock import MockBoard
 from wiring.model import straight_wiring
 
 COLOURS = ("black", "white", "red", "blue")
+#: A WS2812's data: 24 bits at 800 kHz an LED, then a reset (latch) of at least 280 us on newer parts.
+WS2812_S_PER_LED = 24 / 800_000
+WS2812_LATCH_S = 300e-6
 MOCK_CONFIG = """\
 [game]
 name = "overpass"
@@ -69,13 +75,30 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def report(what: str, timings: list[tuple[float, float]]) -> None:
-    """p50 and p99 by wall clock (includes waiting for a core on a shared machine) and by CPU time."""
+def report(what: str, timings: list[tuple[float, float]]) -> float:
+    """p50 and p99 by wall clock (includes waiting for a core on a shared machine) and by CPU time; the wall p99."""
     wall = [w for w, _ in timings]
     cpu = [c for _, c in timings]
     print(f"  {what} ({len(timings)} samples): wall p50 {percentile(wall, 0.5) * 1e3:.3f} ms, "
           f"p99 {percentile(wall, 0.99) * 1e3:.3f} ms; CPU p50 {percentile(cpu, 0.5) * 1e3:.3f} ms, "
           f"p99 {percentile(cpu, 0.99) * 1e3:.3f} ms")
+    return percentile(wall, 0.99)
+
+
+def end_to_end(software_p99: float, strip_lengths: tuple[int, ...]) -> None:
+    """The modelled time from a piece touching a sensor to its LEDs lit, with the default loop settings.
+
+    The debounce time, half a scan period on average before the next scan sees the change, the
+    software's p99, and the WS2812 frame: the strips are written one after another.
+    """
+    debounce = DEFAULT_LOOP.debounce_ms / 1000
+    wait = 0.5 / DEFAULT_LOOP.scan_hz
+    leds = sum(strip_lengths)
+    write = leds * WS2812_S_PER_LED + len(strip_lengths) * WS2812_LATCH_S
+    total = debounce + wait + software_p99 + write
+    print(f"  modelled end to end, sensor touched -> LEDs lit: {total * 1e3:.1f} ms = debounce {debounce * 1e3:.1f} "
+          f"+ half a scan period {wait * 1e3:.1f} + software p99 {software_p99 * 1e3:.2f} + WS2812 frame for "
+          f"{leds} LEDs on {len(strip_lengths)} strip(s) {write * 1e3:.2f} ms")
 
 
 def latency(samples: int, folder: Path) -> None:
@@ -117,9 +140,11 @@ def latency(samples: int, folder: Path) -> None:
         daemon.press("undo")
         mock.move(target, source)
         timed_step(change)
-    print(f"latency, Over-Pass with 40 pieces and {moves} legal moves:")
-    report("sensor change -> LED frame ready", change)
+    print(f"latency, Over-Pass with 40 pieces and {moves} legal moves (software only: debounce off, "
+          "no wait for the scan, no strip write):")
+    software = report("sensor change -> LED frame ready", change)
     report("move accepted (fsync'd journal commit, new expectation, frame)", accept)
+    end_to_end(software, wiring.strip_lengths)
     daemon.close()
 
 
