@@ -137,8 +137,9 @@ class Calibration:
         """Progress that keeps the starting file but for ``redo``: only those locations (and their LEDs) are asked."""
         unknown = [location for location in redo if location not in self.board.locations]
         if unknown:
-            raise CalibrationSetupError(f"--redo: {_listed(unknown)} not on the {self.board.name} board;"
-                                        " give location ids as `gameboard board draw NAME --ids` shows them")
+            name = self.board.name
+            raise CalibrationSetupError(f"--redo: {_listed(unknown)} not on the {name} board; give location ids"
+                                        f" as `gameboard board draw {name} -o board.svg --ids` shows them")
         fresh.mapped = {loc: channel for loc, channel in self.start.channel_of.items()
                         if loc in self.board.locations and loc not in redo}
         fresh.leds = {loc: [list(led) for led in leds] for loc, leds in self._start_leds().items()
