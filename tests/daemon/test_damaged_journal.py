@@ -21,9 +21,6 @@ from firmware_host.cli import main
 from firmware_host.journal import Journal, JournalError
 from firmware_host.sim import SimSession
 
-PAGE = 4096  # SQLite's default page size, which the journal keeps
-
-
 def play_games(path: Path, *plies: int, seed: int = 1) -> dict[int, list[str]]:
     """Over-Pass games of random legal moves (dice too) journalled as the daemon does; the last stays unfinished."""
     rng = random.Random(seed)
@@ -40,14 +37,20 @@ def play_games(path: Path, *plies: int, seed: int = 1) -> dict[int, list[str]]:
     return played
 
 
+def page_size(path: Path) -> int:
+    with closing(sqlite3.connect(path)) as db:
+        return db.execute("PRAGMA page_size").fetchone()[0]
+
+
 def damage_page_holding(path: Path, time_stamp_query: str) -> None:
     """Overwrite the page that holds a row, found by the time stamp the query selects (stored as an 8-byte double)."""
     with closing(sqlite3.connect(path)) as db:
         (at,) = db.execute(time_stamp_query).fetchone()
+    size = page_size(path)
     data = bytearray(path.read_bytes())
-    page = data.index(struct.pack(">d", at)) // PAGE
+    page = data.index(struct.pack(">d", at)) // size
     assert page > 0
-    data[page * PAGE:(page + 1) * PAGE] = b"\xff" * PAGE
+    data[page * size:(page + 1) * size] = b"\xff" * size
     path.write_bytes(data)
 
 
@@ -73,7 +76,8 @@ def damaged(tmp_path: Path) -> tuple[Path, dict[int, list[str]]]:
 def truncated(tmp_path: Path) -> tuple[Path, dict[int, list[str]]]:
     path = tmp_path / "journal.sqlite3"
     played = play_games(path, 150, 400)
-    os.truncate(path, path.stat().st_size // 2 // PAGE * PAGE)
+    size = page_size(path)
+    os.truncate(path, path.stat().st_size // 2 // size * size)
     return path, played
 
 
@@ -299,8 +303,9 @@ def test_a_move_that_no_longer_replays_ends_its_game_in_the_salvage(tmp_path, ca
 def test_a_journal_whose_list_of_tables_is_damaged_cannot_be_salvaged(tmp_path, capsys) -> None:
     path = tmp_path / "journal.sqlite3"
     play_games(path, 30)
+    size = page_size(path)
     data = bytearray(path.read_bytes())
-    data[100:PAGE] = b"\xff" * (PAGE - 100)  # the first page, past the file header, holds the list of tables
+    data[100:size] = b"\xff" * (size - 100)  # the first page, past the file header, holds the list of tables
     path.write_bytes(data)
     with pytest.raises(JournalError) as refused:
         Journal(path)
