@@ -11,7 +11,7 @@ from importlib import import_module
 from engine.errors import GameboardError
 
 #: Modules under firmware_host.commands, each adding its subcommands with register().
-COMMAND_MODULES = ("board", "games", "solve", "run", "sim", "calibrate", "wiring", "leds", "sensors")
+COMMAND_MODULES = ("board", "games", "solve", "run", "sim", "calibrate", "wiring", "leds", "sensors", "journal")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -55,7 +55,7 @@ def test_a_journal_that_no_longer_replays_names_the_move_and_the_fix(tmp_path, t
     journal = Journal(tmp_path / "j.sqlite3")
     journal.start(toy.ToyGame().new_initial_state())
     journal.record(toy.Roll(7))
-    with pytest.raises(JournalError, match=r"game 1, move 1 \('roll 7'\) no longer replays: .*move the journal aside"):
+    with pytest.raises(JournalError, match=r"game 1, move 1 \('roll 7'\) no longer replays: .*; move it aside .*or salvage its games"):
         journal.resume()
 
 
@@ -72,5 +72,5 @@ def test_a_game_whose_setup_no_longer_loads_names_the_game_and_the_fix(tmp_path,
     with closing(sqlite3.connect(path)) as db, db:
         db.execute("UPDATE games SET setup = ?", ('{"game": "chess"}',))
     journal = Journal(path)
-    with pytest.raises(JournalError, match=r"game 1 cannot be set up again: unknown game 'chess'.*move the journal"):
+    with pytest.raises(JournalError, match=r"game 1 cannot be set up again: unknown game 'chess'.*; move it aside .*or salvage"):
         journal.resume()
