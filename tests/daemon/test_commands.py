@@ -26,15 +26,17 @@ def test_games_lists_every_game_with_its_options(capsys, toy) -> None:
 
 
 def test_run_check_reads_the_configuration_and_opens_nothing(capsys, write_config) -> None:
-    path = write_config('[game]\nname = "toy"\n[sensors]\ndriver = "hc165"\nchips = 3\n[leds]\ndriver = "neopixel"\n')
+    path = write_config('[game]\nname = "toy"\n[sensors]\ndriver = "hc165"\nchips = 3\n[leds]\ndriver = "neopixel"\n'
+                        'strips = [{ pin = "D18", length = 24 }]\n')
     assert main(["run", "--check", "--config", str(path)]) == 0
     assert capsys.readouterr().out.startswith(f"{path}: ok: Toy on squareoff, 24 channels, sensors hc165")
 
 
 def test_run_reports_a_bad_file_in_one_line(capsys, write_config) -> None:
-    path = write_config('[game]\nname = "toy"\n[sensors]\ndriver = "mock"\n[leds]\ndriver = "mock"\nbrightness = 2\n')
+    path = write_config('[game]\nname = "toy"\n[sensors]\ndriver = "mock"\nboard = "squareoff"\n[leds]\n'
+                        'driver = "mock"\nboard = "squareoff"\nbrightness = 2\n')
     assert main(["run", "--check", "--config", str(path)]) == 2
-    assert capsys.readouterr().err == (f"gameboard: error: {path}:7: leds.brightness: 2 is not accepted; "
+    assert capsys.readouterr().err == (f"gameboard: error: {path}:9: leds.brightness: 2 is not accepted; "
                                        "use a fraction above 0 and at most 1, e.g. brightness = 0.5\n")
 
 
