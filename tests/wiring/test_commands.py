@@ -112,8 +112,17 @@ def test_calibrate_stopped_at_the_first_question_keeps_what_is_there(config: Pat
     before = (config.parent / "wiring.toml").read_text()
     monkeypatch.setattr("builtins.input", lambda prompt: "q")
     assert main(["calibrate", "--config", str(config)]) == 1
-    assert "stopped; progress kept in" in capsys.readouterr().out
+    assert "stopped; nothing was found yet, so nothing is kept" in capsys.readouterr().out
     assert (config.parent / "wiring.toml").read_text() == before
+
+
+def test_calibrate_refuses_an_unwritable_output_before_the_first_question(
+        config: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail("asked a question"))
+    monkeypatch.chdir(config.parent)
+    assert main(["calibrate", "--config", str(config), "-o", "nodir/w.toml"]) == 2
+    assert capsys.readouterr().err == ("gameboard: error: cannot write the wiring file: the folder nodir does not "
+                                       "exist; give --output a file in a folder you can write\n")
 
 
 def test_calibrate_needs_a_file_to_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
