@@ -303,11 +303,12 @@ def read_config(problems: Problems) -> Config | None:
     except UnicodeDecodeError:
         problems.add_file("not a text file; give the TOML configuration file with --config")
         return None
-    return parse_config(text, path, problems)
+    return parse_config(text, problems)
 
 
-def parse_config(text: str, path: Path, problems: Problems) -> Config | None:
-    """Check the text of a configuration file read from ``path``, noting every problem."""
+def parse_config(text: str, problems: Problems) -> Config | None:
+    """Check the text of the configuration file at ``problems.path``, noting every problem."""
+    path = problems.path
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -64,17 +64,18 @@ def draw_board(args: argparse.Namespace) -> int:
         overlay.piece_colours = game.pieces
     document = svg(board, overlay, width=args.width)
     suffix = args.output.suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise GameboardError(f"{args.output}: the drawing is written as .svg or .png, not {suffix or 'no suffix'}")
+    if suffix == ".png":
+        try:
+            import cairosvg
+        except ImportError:
+            raise GameboardError("PNG output needs cairosvg: pip install cairosvg (or write FILE.svg)") from None
     try:
         if suffix == ".svg":
             args.output.write_text(document, encoding="utf-8")
-        elif suffix == ".png":
-            try:
-                import cairosvg
-            except ImportError:
-                raise GameboardError("PNG output needs cairosvg: pip install cairosvg (or write FILE.svg)") from None
-            cairosvg.svg2png(bytestring=document.encode(), write_to=str(args.output))
         else:
-            raise GameboardError(f"{args.output}: the drawing is written as .svg or .png, not {suffix or 'no suffix'}")
+            cairosvg.svg2png(bytestring=document.encode(), write_to=str(args.output))
     except OSError as exc:
         raise GameboardError(f"{args.output}: cannot write the drawing ({exc.strerror}); "
                              "give -o a file in an existing folder you can write") from None

@@ -11,7 +11,7 @@ from string import Template
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameboardError
-from engine.registry import GAMES
+from engine.registry import GAMES, game_class
 from firmware_host.commands.arguments import port_number
 from firmware_host.commands.sim import state_dir
 from firmware_host.config import Config
@@ -69,8 +69,6 @@ def run_daemon(args: argparse.Namespace) -> int:
 
 def mock_config(game: str) -> Path:
     """The mock board's configuration for ``game`` (``firmware_host/mock.toml`` filled in), written to the state folder."""
-    from engine.registry import game_class
-
     path = state_dir() / "mock.toml"
     problem = cannot_write(path)
     if problem:

@@ -11,8 +11,8 @@ from pathlib import Path
 from firmware_host.commands.arguments import at_least
 from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
-from firmware_host.validation import checked_config
 from firmware_host.observer import Observer
+from firmware_host.validation import checked_config
 from hal.base import Scan, SensorArray
 
 CLEAR = "\x1b[H\x1b[2J"

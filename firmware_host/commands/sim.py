@@ -51,7 +51,7 @@ def run_sim(args: argparse.Namespace) -> int:
     journal = args.journal or state_dir() / "sim-journal.sqlite3"
     problem = cannot_write(journal)
     if problem:
-        raise GameboardError(f"--journal: {problem}; give a file in a folder you can write")
+        raise GameboardError(f"cannot keep the journal: {problem}; give --journal a file in a folder you can write")
     token = access_token(args.listen, args.token)
 
     async def main() -> None:
