@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from getpass import getuser
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def cannot_write(path: Path, *, make_folders: bool = True) -> str | None:
     if path.is_dir():
         return f"{path} is a folder, not a file"
     if path.exists():
-        return None if os.access(path, os.R_OK | os.W_OK) else f"{path} cannot be written by this user"
+        return None if os.access(path, os.R_OK | os.W_OK) else f"user {getuser()} may not write {path}"
     folder = path.parent
     while not folder.exists():
         if not make_folders:
@@ -91,6 +92,8 @@ def cannot_write(path: Path, *, make_folders: bool = True) -> str | None:
     try:
         with tempfile.TemporaryFile(dir=folder):  # the one test a read-only or virtual file system (/proc) cannot fool
             pass
+    except PermissionError:
+        return f"{path} cannot be made: user {getuser()} may not write in {folder}"
     except OSError as exc:
         return f"{path} cannot be made: no file can be written in {folder} ({exc.strerror})"
     return None
