@@ -68,15 +68,17 @@ def _check_wiring_file(config: Config, problems: Problems) -> None:
 
 
 def _check_journal(config: Config, problems: Problems) -> None:
-    reason = cannot_write(config.journal_path)
+    reason = cannot_write(config.journal_path, service_folder=True)
     if reason:
         problems.add("journal.path", f"{reason}; give [journal] path a file in a folder the daemon can write")
 
 
-def cannot_write(path: Path, *, make_folders: bool = True) -> str | None:
+def cannot_write(path: Path, *, make_folders: bool = True, service_folder: bool = False) -> str | None:
     """Why a file cannot be written at ``path`` (None: it can), found without writing it.
 
-    With ``make_folders``, missing folders count as writable where they can be made.
+    With ``make_folders``, missing folders count as writable where they can be made.  With
+    ``service_folder``, missing folders this user may not make count too: systemd makes the
+    service's own (``StateDirectory=``) when it starts it, so a check run before then passes.
     """
     if path.is_dir():
         return f"{path} is a folder, not a file"
@@ -93,6 +95,8 @@ def cannot_write(path: Path, *, make_folders: bool = True) -> str | None:
         with tempfile.TemporaryFile(dir=folder):  # the one test a read-only or virtual file system (/proc) cannot fool
             pass
     except PermissionError:
+        if service_folder and folder != path.parent:
+            return None
         return f"{path} cannot be made: user {getuser()} may not write in {folder}"
     except OSError as exc:
         return f"{path} cannot be made: no file can be written in {folder} ({exc.strerror})"

@@ -172,3 +172,4 @@ def test_run_by_hand_says_what_it_runs_then_prints_its_status(tmp_path) -> None:
 def test_under_systemd_the_log_is_the_system_journal(monkeypatch) -> None:
     monkeypatch.setenv("JOURNAL_STREAM", "8:12345")
     assert log_place() == "its status changes and errors go to the system journal (journalctl -u gameboard)"
+
