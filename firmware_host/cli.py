@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from importlib import import_module
+from importlib import import_module, metadata
 
 from engine.errors import GameboardError
 
@@ -16,6 +16,7 @@ COMMAND_MODULES = ("board", "games", "solve", "run", "sim", "calibrate", "wiring
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gameboard", description="A smart wooden game board: play, simulate, calibrate.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:
         try:
@@ -26,6 +27,14 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         module.register(subparsers)
     return parser
+
+
+def version() -> str:
+    """The installed package's version (pip install records it)."""
+    try:
+        return metadata.version("gameboard")
+    except metadata.PackageNotFoundError:
+        return "(not installed: run `pip install -e .` in the source folder)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

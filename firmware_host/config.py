@@ -1,10 +1,11 @@
 """The daemon's one TOML configuration file, read and checked before any hardware opens.
 
 A person edits this file on the Pi, so every mistake is reported as
-``FILE:LINE: section.key: problem; fix`` (a ``ConfigError``), never a traceback.
-Keys of ``[sensors]``, ``[leds]`` and ``[buttons]`` other than the ones listed in
-``DRIVER_SETTINGS`` are the driver's own options: ``hal.registry`` checks them when
-the hardware opens, and ``Config.open_hal`` adds the file and line to its complaint.
+``FILE:LINE: section.key: problem; fix``, all of a file's mistakes in one ``ConfigError``,
+never a traceback.  Keys of ``[sensors]``, ``[leds]`` and ``[buttons]`` other than the
+ones listed in ``DRIVER_SETTINGS`` are the driver's own options: ``hal.registry`` checks
+them as opening the driver would, without opening it.  ``firmware_host.validation``
+adds what lies outside the file (the wiring file, the journal's place).
 
 Example (``systemd/gameboard.toml`` is the documented one)::
 
@@ -32,6 +33,9 @@ Example (``systemd/gameboard.toml`` is the documented one)::
 
     [journal]
     path = "/var/lib/gameboard/journal.sqlite3"
+
+    [gpio]
+    pin_factory = "lgpio"           # omitted: gpiozero's own choice
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import GameboardError
+from hal.base import DriverOptionError, HardwareError
 
 if TYPE_CHECKING:
     from engine.core import Game, State
@@ -105,6 +110,10 @@ SECTIONS: dict[str, dict[str, Setting]] = {
     },
     "journal": {
         "path": Setting((str,), None, 'give a writable file, e.g. path = "/var/lib/gameboard/journal.sqlite3"'),
+    },
+    "gpio": {
+        "pin_factory": Setting((str,), None, 'name gpiozero\'s pin library, e.g. pin_factory = "lgpio" '
+                                             '(lgpio, rpigpio, pigpio, native), or leave it out'),
     },
 }
 
@@ -183,6 +192,8 @@ class Config:
     dice_seed: int | None
     loop: LoopConfig
     journal_path: Path
+    #: gpiozero's pin factory by name ("lgpio", "rpigpio", "pigpio", ...); None: gpiozero's own choice.
+    pin_factory: str | None
     #: Dotted key ("leds.brightness") or section ("leds") -> its line in the file.
     lines: dict[str, int]
 
@@ -216,21 +227,22 @@ class Config:
         return load_wiring(self.wiring_path)
 
     def open_hal(self) -> Hal:
-        """Open the sensors, LEDs, buttons and dice; a bad driver option names its line here."""
+        """Open the sensors, LEDs, buttons and dice; a driver or pin library that fails names its line here."""
         from hal import registry
-        from hal.base import DriverOptionError
         from hal.dice import EnteredDice, RandomDice
+        from hal.pins import use_pin_factory
 
         def opened(section: DriverConfig, opener: Callable[[str, Mapping[str, Any]], Any]) -> Any:
             try:
                 return opener(section.driver, section.options)
             except DriverOptionError as exc:
-                if exc.key in section.options or exc.key == "driver":
-                    where, problem = f"{section.section}.{exc.key}", str(exc).removeprefix(f"{exc.key}: ")
-                else:
-                    where, problem = section.section, str(exc)
-                raise _error(self.path, self.lines, where, problem) from None
+                raise ConfigError(_located(self.path, self.lines, *_driver_problem(section, exc))) from None
 
+        if self.pin_factory is not None:
+            try:
+                use_pin_factory(self.pin_factory)
+            except HardwareError as exc:
+                raise ConfigError(_located(self.path, self.lines, "gpio.pin_factory", str(exc))) from None
         sensors = opened(self.sensors, registry.open_sensors)
         leds = opened(self.leds, registry.open_leds)
         buttons = opened(self.buttons, registry.open_buttons) if self.buttons else None
@@ -239,18 +251,64 @@ class Config:
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
-    """Read and check a configuration file; raises ConfigError naming the line and the fix."""
-    path = Path(path)
+    """Read and check a configuration file; raises one ConfigError listing every problem, each with its line."""
+    problems = Problems(Path(path))
+    config = read_config(problems)
+    problems.raise_if_any()
+    assert config is not None
+    return config
+
+
+class Problems:
+    """The problems found in one configuration file, reported together as one ConfigError.
+
+    Each is ``FILE:LINE: key: problem; fix``, in the file's order; ``lines`` (from
+    ``key_lines``) finds the line.  Problems of other files (the wiring) come last.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lines: dict[str, int] = {}
+        #: (line to sort by, message)
+        self.found: list[tuple[float, str]] = []
+        #: The sections that had a problem: later checks that need them skip.
+        self.sections: set[str] = set()
+
+    def add(self, key: str, problem: str) -> None:
+        """A problem of ``key`` ("section.key", or a section), at the nearest line known for it."""
+        self.found.append((_line(self.lines, key) or 0, _located(self.path, self.lines, key, problem)))
+        self.sections.add(key.split(".")[0])
+
+    def add_file(self, problem: str) -> None:
+        """A problem of the file as a whole: ``FILE: problem``."""
+        self.found.append((0, f"{self.path}: {problem}"))
+
+    def add_lines(self, text: str) -> None:
+        """Problems already written as ``FILE:LINE: problem`` lines (another file's, such as the wiring)."""
+        self.found.extend((math.inf, message) for message in text.splitlines())
+
+    def raise_if_any(self) -> None:
+        if self.found:
+            raise ConfigError("\n".join(message for _, message in sorted(self.found, key=lambda found: found[0])))
+
+
+def read_config(problems: Problems) -> Config | None:
+    """The configuration file at ``problems.path``, every problem noted; None when too broken to go on."""
+    path = problems.path
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the configuration file ({exc.strerror}); "
-                          "give an existing file with --config") from None
-    return parse_config(text, path)
+        problems.add_file(f"cannot read the configuration file ({exc.strerror}); give an existing file with --config")
+        return None
+    except UnicodeDecodeError:
+        problems.add_file("not a text file; give the TOML configuration file with --config")
+        return None
+    return parse_config(text, problems)
 
 
-def parse_config(text: str, path: Path) -> Config:
-    """Check the text of a configuration file read from ``path``."""
+def parse_config(text: str, problems: Problems) -> Config | None:
+    """Check the text of the configuration file at ``problems.path``, noting every problem."""
+    path = problems.path
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -258,25 +316,33 @@ def parse_config(text: str, path: Path) -> Config:
         where = f"{path}:{found.group(1)}" if found else str(path)
         reason = re.sub(r"\s*\(at line.*\)$", "", str(exc))
         column = f" at column {found.group(2)}" if found else ""
-        raise ConfigError(f"{where}: not valid TOML: {reason}; fix the syntax{column}") from None
-    lines = key_lines(text)
+        problems.add_lines(f"{where}: not valid TOML: {reason}; fix the syntax{column}")
+        return None
+    problems.lines = key_lines(text)
     known = [*SECTIONS, *DRIVER_SETTINGS]
     for section, body in data.items():
         if section not in known:
-            raise _error(path, lines, section, f"unknown section [{section}]; the sections are "
-                         f"{', '.join(f'[{s}]' for s in known)}")
-        if not isinstance(body, dict):
-            raise _error(path, lines, section,
-                         f"must be a section: write [{section}] on its own line and keys under it")
+            problems.add(section, f"unknown section [{section}]; the sections are "
+                                  f"{', '.join(f'[{s}]' for s in known)}")
+        elif not isinstance(body, dict):
+            problems.add(section, f"must be a section: write [{section}] on its own line and keys under it")
+    sections = {name: body for name, body in data.items() if name in known and isinstance(body, dict)}
     for section in REQUIRED_SECTIONS:
         if section not in data:
-            raise ConfigError(f"{path}: the [{section}] section is missing; add it"
+            problems.add_file(f"the [{section}] section is missing; add it"
                               + (f" with driver = ... ({DRIVER_FIX[section]})" if section in DRIVER_FIX else ""))
-    values = {name: _section_values(path, lines, name, data.get(name, {}), spec) for name, spec in SECTIONS.items()}
-    drivers = {name: _driver_section(path, lines, name, data[name]) for name in DRIVER_SETTINGS if name in data}
-    base = path.parent
+    values = {name: _section_values(problems, name, sections.get(name), spec) for name, spec in SECTIONS.items()}
+    drivers = {name: _driver_section(problems, name, sections[name]) for name in DRIVER_SETTINGS if name in sections}
     game = values["game"]
-    _check_game(path, lines, game["name"], game["options"])
+    board = _check_game(problems, game["name"], game["options"]) if game["name"] else None
+    for driver in drivers.values():
+        if driver is not None:
+            _check_driver(problems, driver, board)
+    if values["gpio"]["pin_factory"] is not None:
+        _check_pin_factory(problems, values["gpio"]["pin_factory"])
+    if not game["name"] or any(drivers.get(name) is None for name in ("sensors", "leds")):
+        return None
+    base = path.parent
     journal = values["journal"]["path"]
     return Config(
         path=path,
@@ -290,7 +356,8 @@ def parse_config(text: str, path: Path) -> Config:
         dice_seed=values["dice"]["seed"],
         loop=LoopConfig(**{k: float(v) for k, v in values["loop"].items()}),
         journal_path=base / journal if journal else _default_journal(base),
-        lines=lines,
+        pin_factory=values["gpio"]["pin_factory"],
+        lines=problems.lines,
     )
 
 
@@ -300,59 +367,102 @@ def _default_journal(base: Path) -> Path:
     return (Path(state) if state else base) / "journal.sqlite3"
 
 
-def _section_values(path: Path, lines: dict[str, int], section: str, body: Mapping[str, Any],
-                    spec: Mapping[str, Setting], *, strict: bool = True) -> dict[str, Any]:
-    """Each key of ``spec`` checked (or its default); with ``strict``, other keys are errors."""
-    if strict:
-        for key in body:
-            if key not in spec:
-                raise _error(path, lines, f"{section}.{key}", f"unknown key; [{section}] takes "
-                             f"{', '.join(spec)}")
+def _section_values(problems: Problems, section: str, body: Mapping[str, Any] | None,
+                    spec: Mapping[str, Setting]) -> dict[str, Any]:
+    """Each key of ``spec`` checked (a bad one noted, its default used); other keys are noted as unknown.
+
+    An absent section (``body`` None) takes the defaults: a required one is reported missing as a whole.
+    """
+    if body is None:
+        return {key: setting.default for key, setting in spec.items()}
+    for key in body:
+        if key not in spec:
+            problems.add(f"{section}.{key}", f"unknown key; [{section}] takes {', '.join(spec)}")
     values = {}
     for key, setting in spec.items():
-        dotted = f"{section}.{key}"
+        values[key] = setting.default
         if key not in body:
             if setting.required:
-                raise _error(path, lines, section, f"{key} is missing; {setting.fix}")
-            values[key] = setting.default
+                problems.add(section, f"{key} is missing; {setting.fix}")
             continue
         value = body[key]
         if isinstance(value, bool) or not isinstance(value, setting.types) or not setting.accepts(value):
-            raise _error(path, lines, dotted, f"{value!r} is not accepted; {setting.fix}")
-        values[key] = value
+            problems.add(f"{section}.{key}", f"{value!r} is not accepted; {setting.fix}")
+        else:
+            values[key] = value
     return values
 
 
-def _driver_section(path: Path, lines: dict[str, int], section: str, body: Mapping[str, Any]) -> DriverConfig:
+def _driver_section(problems: Problems, section: str, body: Mapping[str, Any]) -> DriverConfig | None:
     driver = body.get("driver")
     if not isinstance(driver, str) or not driver:
         where = f"{section}.driver" if "driver" in body else section
-        raise _error(path, lines, where, f"driver is missing or not a name; {DRIVER_FIX[section]}")
+        problems.add(where, f"driver is missing or not a name; {DRIVER_FIX[section]}")
+        return None
     own = DRIVER_SETTINGS[section]
-    settings = _section_values(path, lines, section, {k: v for k, v in body.items() if k in own}, own)
+    settings = _section_values(problems, section, {k: v for k, v in body.items() if k in own}, own)
     options = {k: v for k, v in body.items() if k != "driver" and k not in own}
     return DriverConfig(section, driver, options, settings)
 
 
-def _check_game(path: Path, lines: dict[str, int], name: str, options: dict[str, Any]) -> None:
-    """The game exists and takes these options (its module may not be installed on this machine)."""
+def _check_game(problems: Problems, name: str, options: dict[str, Any]) -> str | None:
+    """The game exists and takes these options (its module may not be installed on this machine).
+
+    Returns the name of the game's board, None when the game cannot be made.
+    """
     from engine.core import OptionError
     from engine.registry import GAMES, game_class
     if name not in GAMES:
-        raise _error(path, lines, "game.name", f"unknown game {name!r}; use one of {', '.join(GAMES)}")
+        problems.add("game.name", f"unknown game {name!r}; use one of {', '.join(GAMES)}")
+        return None
     try:
-        game_class(name)(**options)
+        return game_class(name)(**options).board_name
     except ModuleNotFoundError:
-        raise _error(path, lines, "game.name", f"the game {name!r} is not installed in this version; "
-                     "`gameboard games` lists the ones that are") from None
+        problems.add("game.name", f"the game {name!r} is not installed in this version; "
+                                  "`gameboard games` lists the ones that are")
     except OptionError as exc:
-        raise _error(path, lines, "game.options", f"{exc}; `gameboard games` lists each game's options") from None
+        problems.add("game.options", f"{exc}; `gameboard games` lists each game's options")
+    return None
 
 
-def _error(path: Path, lines: Mapping[str, int], key: str, problem: str) -> ConfigError:
+def _check_driver(problems: Problems, section: DriverConfig, board: str | None) -> None:
+    """The driver exists and takes its options, checked as opening it would, but opening nothing.
+
+    A mock part must mock the game's board (``board``; None when the game is unusable).
+    """
+    from hal import registry
+    if section.driver == "mock" and board is not None and section.options.get("board") != board:
+        problems.add(f"{section.section}.board", f"the mock must be of the game's board: give board = \"{board}\"")
+        return
+    try:
+        registry.check_options(section.section, section.driver, section.options)
+    except DriverOptionError as exc:
+        problems.add(*_driver_problem(section, exc))
+    except GameboardError as exc:  # a file the options name (a mock's wiring) has problems of its own
+        problems.add_lines(str(exc))
+
+
+def _driver_problem(section: DriverConfig, exc: DriverOptionError) -> tuple[str, str]:
+    """The dotted key a driver's option error belongs to, and the problem without the key."""
+    return f"{section.section}.{exc.key}", str(exc).removeprefix(f"{exc.key}: ")
+
+
+def _check_pin_factory(problems: Problems, name: str) -> None:
+    from hal.pins import pin_factory_problem
+    problem = pin_factory_problem(name)
+    if problem:
+        problems.add("gpio.pin_factory", problem)
+
+
+def _line(lines: Mapping[str, int], key: str) -> int | None:
+    """The line of the key, else of its section (None when neither is written)."""
+    return lines.get(key) or lines.get(key.split(".")[0])
+
+
+def _located(path: Path, lines: Mapping[str, int], key: str, problem: str) -> str:
     """``FILE:LINE: key: problem``, with the nearest line known for the key or its section."""
-    line = lines.get(key) or lines.get(key.split(".")[0])
-    return ConfigError(f"{path}:{line}: {key}: {problem}" if line else f"{path}: {key}: {problem}")
+    line = _line(lines, key)
+    return f"{path}:{line}: {key}: {problem}" if line else f"{path}: {key}: {problem}"
 
 
 _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")

@@ -24,10 +24,11 @@ from engine.core import Game, IllegalMoveError, Move, State
 from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
-from firmware_host.observer import Observer, WiringMismatchError
+from firmware_host.observer import Observer
 from firmware_host.presenter import Presenter, Scene, hex_colour
 from firmware_host.scanner import Scanner
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback
+from firmware_host.validation import wiring_places
 from hal.base import SensorHealth
 from hal.dice import DiceEntryError
 from wiring.model import Wiring
@@ -40,18 +41,6 @@ JOURNAL_RETRY_S = 1.0
 FAULT_HEADS = {"sensors": "the board cannot see", "journal": "the journal cannot be written"}
 #: A fault flashes the whole board in its colour for this long, then shows the usual picture as long.
 FAULT_FLASH_S = 0.5
-
-
-def _check_wiring(wiring: Wiring, game: Game) -> dict[str, Any]:
-    """The game board's places, once the wiring is known to be for that board."""
-    board = game.board
-    places = getattr(board, "places", board.locations)
-    unknown = sorted(set(wiring.channels.values()) - set(places))
-    if wiring.board != board.name or unknown:
-        raise WiringMismatchError(f"the wiring is for board {wiring.board!r} but {game.name} is played on "
-                                  f"{board.name!r}; give [board] wiring a wiring file made for {board.name!r}"
-                                  + (f" (unknown locations: {', '.join(unknown[:5])})" if unknown else ""))
-    return places
 
 
 @dataclass(frozen=True)
@@ -81,7 +70,7 @@ class Daemon:
         self.loop = loop
         self.notifier = notifier or Notifier("")
         game = state_or_game.game if isinstance(state_or_game, State) else state_or_game
-        places = _check_wiring(wiring, game)
+        places = wiring_places(wiring, game)
         self.state = self._opening_state(state_or_game)
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]

@@ -41,16 +41,22 @@ class ADS1115Sensors(SensorArray):
         self._inputs = list(inputs)
         self._clock = clock
 
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any], i2c: Any = None) -> ADS1115Sensors:
+    @staticmethod
+    def read_options(options: Mapping[str, Any]) -> tuple[list[int], float, int]:
         """Options: ``addresses`` (0x48-0x4B in channel order, default [0x48]), ``gain`` (1 reads
         0-4.096 V, right for 3.3 V Hall sensors; one of 2/3, 1, 2, 4, 8, 16), ``data_rate``
-        (samples a second, default 860, the fastest).  ``i2c`` defaults to the Pi's bus."""
+        (samples a second, default 860, the fastest)."""
         read = DriverOptions("ads1115", options)
         addresses = read.integers("addresses", [0x48], low=0x48, high=0x4B, example="[0x48, 0x49]")
         gain = _choice("gain", read.number("gain", 1, low=0.5, high=16, example="1"), GAINS)
         rate = int(_choice("data_rate", read.integer("data_rate", 860, low=8, high=860, example="860"), RATES))
         read.finish()
+        return addresses, gain, rate
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any], i2c: Any = None) -> ADS1115Sensors:
+        """``i2c`` defaults to the Pi's bus."""
+        addresses, gain, rate = cls.read_options(options)
         from adafruit_ads1x15.ads1115 import ADS1115
         from adafruit_ads1x15.analog_in import AnalogIn
 

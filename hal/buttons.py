@@ -54,16 +54,20 @@ class GpioButtons(ButtonPanel):
 
         return pressed
 
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> GpioButtons:
+    @staticmethod
+    def read_options(options: Mapping[str, Any]) -> tuple[dict[str, Pin], bool, float]:
         """Options: ``pins``, a table of button name -> pin, e.g. ``{ end_turn = 5, confirm = 6 }``
         (names from ``hal.base.BUTTONS``); ``pull_up`` (default true: buttons to ground);
         ``debounce_ms`` (presses of one button closer than this are bounce, default 50)."""
         read = DriverOptions("gpio", options)
-        pins = read.pin_table("pins", BUTTONS, example="{ end_turn = 5, confirm = 6, undo = 13 }")
-        pull_up = read.boolean("pull_up", True)
-        debounce_ms = read.number("debounce_ms", 50, low=0, high=1000, example="50")
+        settings = (read.pin_table("pins", BUTTONS, example="{ end_turn = 5, confirm = 6, undo = 13 }"),
+                    read.boolean("pull_up", True), read.number("debounce_ms", 50, low=0, high=1000, example="50"))
         read.finish()
+        return settings
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> GpioButtons:
+        pins, pull_up, debounce_ms = cls.read_options(options)
         return cls(pins, pull_up=pull_up, debounce=debounce_ms / 1000)
 
     def events(self) -> list[ButtonEvent]:

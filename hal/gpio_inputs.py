@@ -36,13 +36,17 @@ class GpioSensors(SensorArray):
             "the GPIO sensor pins", "pins", lambda pin: DigitalInputDevice(pin, pull_up=pull_up), pins
         )
 
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> GpioSensors:
+    @staticmethod
+    def read_options(options: Mapping[str, Any]) -> tuple[list[Pin], bool]:
         """Options: ``pins`` (list, channel order; required), ``pull_up`` (default true)."""
         read = DriverOptions("gpio", options)
-        pins = read.pins("pins")
-        pull_up = read.boolean("pull_up", True)
+        settings = read.pins("pins"), read.boolean("pull_up", True)
         read.finish()
+        return settings
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> GpioSensors:
+        pins, pull_up = cls.read_options(options)
         return cls(pins, pull_up=pull_up)
 
     @property

@@ -67,18 +67,21 @@ class HC165Sensors(SensorArray):
         self._invert = 0xFF if active_low else 0x00
         self._clock = clock
 
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> HC165Sensors:
+    @staticmethod
+    def read_options(options: Mapping[str, Any]) -> tuple[int, Pin, int, int, bool]:
         """Options: ``chips`` (1-64, required), ``load_pin`` (the /PL pin, default 25),
         ``spi_port`` (default 0), ``spi_device`` (the chip-enable line, default 0),
         ``active_low`` (default true)."""
         read = DriverOptions("hc165", options)
-        chips = read.integer("chips", low=1, high=64, example="26")
-        load_pin = read.pin("load_pin", 25)
-        port = read.integer("spi_port", 0, low=0, high=6)
-        device = read.integer("spi_device", 0, low=0, high=2)
-        active_low = read.boolean("active_low", True)
+        settings = (read.integer("chips", low=1, high=64, example="26"), read.pin("load_pin", 25),
+                    read.integer("spi_port", 0, low=0, high=6), read.integer("spi_device", 0, low=0, high=2),
+                    read.boolean("active_low", True))
         read.finish()
+        return settings
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> HC165Sensors:
+        chips, load_pin, port, device, active_low = cls.read_options(options)
         with opening(f"the 74HC165 chain on SPI {port}.{device}", "load_pin"):
             chain = HC165Chain(chips, load_pin, port=port, device=device)
         return cls(chain, active_low=active_low)

@@ -32,16 +32,20 @@ class MCP23017Sensors(SensorArray):
         self._invert = 0xFFFF if active_low else 0
         self._clock = clock
 
+    @staticmethod
+    def read_options(options: Mapping[str, Any]) -> tuple[list[int], bool, bool]:
+        """Options: ``addresses`` (I2C addresses in channel order, 0x20-0x27, default [0x20]),
+        ``pull_up`` (default true), ``active_low`` (default true)."""
+        read = DriverOptions("mcp23017", options)
+        settings = (read.integers("addresses", [0x20], low=0x20, high=0x27, example="[0x20, 0x21]"),
+                    read.boolean("pull_up", True), read.boolean("active_low", True))
+        read.finish()
+        return settings
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any], i2c: Any = None) -> MCP23017Sensors:
-        """Options: ``addresses`` (I2C addresses in channel order, 0x20-0x27, default [0x20]),
-        ``pull_up`` (default true), ``active_low`` (default true).  ``i2c`` defaults to the
-        Pi's bus (``board.I2C()``)."""
-        read = DriverOptions("mcp23017", options)
-        addresses = read.integers("addresses", [0x20], low=0x20, high=0x27, example="[0x20, 0x21]")
-        pull_up = read.boolean("pull_up", True)
-        active_low = read.boolean("active_low", True)
-        read.finish()
+        """``i2c`` defaults to the Pi's bus (``board.I2C()``)."""
+        addresses, pull_up, active_low = cls.read_options(options)
         from adafruit_mcp230xx.mcp23017 import MCP23017
 
         bus = open_i2c() if i2c is None else i2c

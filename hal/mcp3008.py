@@ -38,13 +38,17 @@ class MCP3008Sensors(SensorArray):
             wanted,
         )
 
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any]) -> MCP3008Sensors:
+    @staticmethod
+    def read_options(options: Mapping[str, Any]) -> list[Pin]:
         """Options: ``select_pins`` (each chip's chip-select pin in channel order, default [8], CE0)."""
         read = DriverOptions("mcp3008", options)
         select_pins = read.pins("select_pins", [8], example="[8, 7]")
         read.finish()
-        return cls(select_pins)
+        return select_pins
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> MCP3008Sensors:
+        return cls(cls.read_options(options))
 
     @property
     def channels(self) -> int:

@@ -9,65 +9,84 @@ as something holds one of its parts.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 from weakref import WeakValueDictionary
 
 from engine.boards import board_names, load_board
 from hal.base import DriverOptionError
-from hal.mock import MockBoard, MockButtons, MockLeds, MockSensors, Noise
+from hal.mock import MockBoard, Noise
 from hal.options import DriverOptions
 from wiring.model import Wiring, straight_wiring
 
-_BOARDS: WeakValueDictionary[tuple[Any, ...], MockBoard] = WeakValueDictionary()
+
+class MockOptions(NamedTuple):
+    """The options of a mock board: boards made with equal ones are shared."""
+
+    board: str
+    wiring: str | None
+    sensing: str
+    noise: str
+    seed: int
+
+
+_BOARDS: WeakValueDictionary[MockOptions, MockBoard] = WeakValueDictionary()
 
 NOISE = {"none": Noise(), "realistic": Noise.realistic()}
 
 
-def shared_mock_board(options: Mapping[str, Any]) -> MockBoard:
-    """The mock board these options describe, made on first use.
-
-    Options: ``board`` (a board name, required), ``wiring`` (a wiring file; default:
-    the board's straight wiring), ``sensing`` ("presence" or "analog", for the straight
-    wiring), ``noise`` ("none" or "realistic"), ``seed`` (default 0).
+def read_mock_options(options: Mapping[str, Any]) -> MockOptions:
+    """Options: ``board`` (a board name, required), ``wiring`` (a wiring file of that board;
+    default: the board's straight wiring), ``sensing`` ("presence" or "analog", for the
+    straight wiring), ``noise`` ("none" or "realistic"), ``seed`` (default 0).
     """
     read = DriverOptions("mock", options)
-    board = read.text("board", choices=tuple(board_names()))
-    wiring_path = read.text("wiring", None, example="wiring.toml")
-    sensing = read.text("sensing", "presence", choices=("presence", "analog"))
-    noise = read.text("noise", "none", choices=tuple(NOISE))
-    seed = read.integer("seed", 0, low=0, high=2**32 - 1)
+    settings = MockOptions(read.text("board", choices=tuple(board_names())),
+                           read.text("wiring", None, example="wiring.toml"),
+                           read.text("sensing", "presence", choices=("presence", "analog")),
+                           read.text("noise", "none", choices=tuple(NOISE)),
+                           read.integer("seed", 0, low=0, high=2**32 - 1))
     read.finish()
-    key = (board, wiring_path, sensing, noise, seed)
-    found = _BOARDS.get(key)
+    if settings.wiring is not None:
+        _wiring(settings)  # a file that cannot be read or wires another board is refused here
+    return settings
+
+
+def shared_mock_board(options: Mapping[str, Any]) -> MockBoard:
+    """The mock board these options describe (see ``read_mock_options``), made on first use."""
+    settings = read_mock_options(options)
+    found = _BOARDS.get(settings)
     if found is None:
-        found = MockBoard(_wiring(board, wiring_path, sensing), noise=NOISE[noise], seed=seed)
-        _BOARDS[key] = found
+        found = MockBoard(_wiring(settings), noise=NOISE[settings.noise], seed=settings.seed)
+        _BOARDS[settings] = found
     return found
 
 
-def _wiring(board: str, path: str | None, sensing: str) -> Wiring:
-    if path is None:
-        return straight_wiring(load_board(board), sensing)
+def _wiring(settings: MockOptions) -> Wiring:
+    if settings.wiring is None:
+        return straight_wiring(load_board(settings.board), settings.sensing)
     from wiring.files import load_wiring
 
-    wiring = load_wiring(path)
-    if wiring.board != board:
+    wiring = load_wiring(settings.wiring)
+    if wiring.board != settings.board:
         raise DriverOptionError(
-            "wiring", f"{path} wires board {wiring.board!r}, not {board!r}; give board = {wiring.board!r}"
+            "wiring", f"{settings.wiring} wires board {wiring.board!r}, not {settings.board!r}; "
+                      f"give board = {wiring.board!r}"
         )
     return wiring
 
 
-def open_mock_sensors(options: Mapping[str, Any]) -> MockSensors:
-    """The shared mock board's sensors (options: see ``shared_mock_board``)."""
-    return shared_mock_board(options).sensors
+class MockPart:
+    """One part of the shared mock board ("sensors", "leds" or "buttons") as a driver of ``hal.registry``."""
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    read_options = staticmethod(read_mock_options)
+
+    def from_options(self, options: Mapping[str, Any]) -> Any:
+        return getattr(shared_mock_board(options), self.part)
 
 
-def open_mock_leds(options: Mapping[str, Any]) -> MockLeds:
-    """The shared mock board's LEDs (options: see ``shared_mock_board``)."""
-    return shared_mock_board(options).leds
-
-
-def open_mock_buttons(options: Mapping[str, Any]) -> MockButtons:
-    """The shared mock board's buttons (options: see ``shared_mock_board``)."""
-    return shared_mock_board(options).buttons
+MOCK_SENSORS = MockPart("sensors")
+MOCK_LEDS = MockPart("leds")
+MOCK_BUTTONS = MockPart("buttons")

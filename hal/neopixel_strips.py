@@ -9,7 +9,8 @@ its brightness and current budget, and one ``show()`` per strip sends a whole fr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from hal.base import RGB, DriverOptionError, HardwareError, LedSink
@@ -36,45 +37,33 @@ def _import(module: str) -> Any:
 
 
 class NeoPixelStrips(LedSink):
-    """Several strips, each a CircuitPython pixel buffer; strip i of a frame goes to ``strips[i]``."""
+    """Several strips, each a CircuitPython pixel buffer; strip i of a frame goes to ``strips[i]``.
+
+    Driver "neopixel" (a PWM/PCM data pin); ``NeoPixelSpiStrips`` is driver "neopixel_spi".
+    """
 
     def __init__(self, strips: Sequence[Any]) -> None:
         self._strips = list(strips)
 
+    @staticmethod
+    def read_options(options: Mapping[str, Any]) -> list[tuple[str, int, str]]:
+        """Options: ``strips``, a list of tables, one per strip in frame order: ``pin`` (a
+        ``board`` pin name such as "D18" (PWM) or "D21" (PCM), required), ``length`` (LEDs,
+        required), ``order`` (default "GRB")."""
+        return _read_strips("neopixel", options, lambda strip: (
+            strip.text("pin", example="D18"), strip.integer("length", low=1, high=2000, example="120"),
+            strip.text("order", "GRB", choices=ORDERS)))
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> NeoPixelStrips:
-        """Driver "neopixel". Options: ``strips``, a list of tables, one per strip in frame
-        order: ``pin`` (a ``board`` pin name such as "D18" (PWM) or "D21" (PCM), required),
-        ``length`` (LEDs, required), ``order`` (default "GRB")."""
+        strips = cls.read_options(options)
         board, neopixel = _import("board"), _import("neopixel")
 
-        def open_strip(strip: DriverOptions) -> Any:
-            pin = _board_pin(board, "pin", strip.text("pin", example="D18"))
-            length = strip.integer("length", low=1, high=2000, example="120")
-            order = strip.text("order", "GRB", choices=ORDERS)
-            strip.finish()
-            return neopixel.NeoPixel(pin, length, auto_write=False, brightness=1.0, pixel_order=order)
+        def open_strip(pin: str, length: int, order: str) -> Any:
+            return neopixel.NeoPixel(_board_pin(board, "pin", pin), length, auto_write=False, brightness=1.0,
+                                     pixel_order=order)
 
-        return cls(_open_strips("neopixel", options, open_strip))
-
-    @classmethod
-    def from_spi_options(cls, options: Mapping[str, Any]) -> NeoPixelStrips:
-        """Driver "neopixel_spi". Options: ``strips``, a list of tables, one per strip:
-        ``clock`` and ``data`` (the SPI bus's ``board`` pins, default "SCK" and "MOSI"; the
-        second bus is "SCK_1" and "MOSI_1"), ``length`` (LEDs, at most 170: spidev writes at
-        most 4096 bytes), ``order`` (default "GRB")."""
-        board, busio, neopixel_spi = _import("board"), _import("busio"), _import("neopixel_spi")
-
-        def open_strip(strip: DriverOptions) -> Any:
-            clock = _board_pin(board, "clock", strip.text("clock", "SCK"))
-            data = _board_pin(board, "data", strip.text("data", "MOSI"))
-            length = strip.integer("length", low=1, high=SPI_MAX_LEDS, example="120")
-            order = strip.text("order", "GRB", choices=ORDERS)
-            strip.finish()
-            spi = busio.SPI(clock, MOSI=data)
-            return neopixel_spi.NeoPixel_SPI(spi, length, auto_write=False, brightness=1.0, pixel_order=order)
-
-        return cls(_open_strips("neopixel_spi", options, open_strip))
+        return cls(_open_strips(strips, open_strip))
 
     @property
     def strip_lengths(self) -> tuple[int, ...]:
@@ -92,25 +81,71 @@ class NeoPixelStrips(LedSink):
             strip.deinit()
 
 
-def _open_strips(driver: str, options: Mapping[str, Any], open_strip: Callable[[DriverOptions], Any]) -> list[Any]:
-    """Every strip of ``options["strips"]``, or none: a strip that fails releases the others."""
+class NeoPixelSpiStrips(NeoPixelStrips):
+    """Driver "neopixel_spi": each strip's data from an SPI bus's MOSI (works on a Pi 5 too)."""
+
+    @staticmethod
+    def read_options(options: Mapping[str, Any]) -> list[tuple[str, str, int, str]]:
+        """Options: ``strips``, a list of tables, one per strip: ``clock`` and ``data`` (the SPI
+        bus's ``board`` pins, default "SCK" and "MOSI"; the second bus is "SCK_1" and "MOSI_1"),
+        ``length`` (LEDs, at most 170: spidev writes at most 4096 bytes), ``order`` (default "GRB")."""
+        return _read_strips("neopixel_spi", options, lambda strip: (
+            strip.text("clock", "SCK"), strip.text("data", "MOSI"),
+            strip.integer("length", low=1, high=SPI_MAX_LEDS, example="120"),
+            strip.text("order", "GRB", choices=ORDERS)))
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> NeoPixelSpiStrips:
+        strips = cls.read_options(options)
+        board, busio, neopixel_spi = _import("board"), _import("busio"), _import("neopixel_spi")
+
+        def open_strip(clock: str, data: str, length: int, order: str) -> Any:
+            spi = busio.SPI(_board_pin(board, "clock", clock), MOSI=_board_pin(board, "data", data))
+            return neopixel_spi.NeoPixel_SPI(spi, length, auto_write=False, brightness=1.0, pixel_order=order)
+
+        return cls(_open_strips(strips, open_strip))
+
+
+def _read_strips(driver: str, options: Mapping[str, Any], read_strip: Callable[[DriverOptions], tuple]) -> list[tuple]:
+    """Every strip's settings, read before any strip opens; a bad key names its strip."""
     read = DriverOptions(driver, options)
     tables = read.tables("strips", example='[{ pin = "D18", length = 120 }]')
     read.finish()
-    strips: list[Any] = []
+    strips = []
+    for index, table in enumerate(tables):
+        with _naming_strip(index):
+            strip = DriverOptions(driver, table)
+            strips.append(read_strip(strip))
+            strip.finish()
+    return strips
+
+
+def _open_strips(strips: Sequence[tuple], open_strip: Callable[..., Any]) -> list[Any]:
+    """Every strip opened, or none: a strip that fails releases the others."""
+    opened: list[Any] = []
     try:
-        for index, table in enumerate(tables):
-            try:
-                strips.append(open_strip(DriverOptions(driver, table)))
-            except DriverOptionError as exc:
-                raise DriverOptionError("strips", f"strips[{index}].{exc}") from None
-            except (RuntimeError, OSError, ValueError) as exc:
-                raise HardwareError(f"cannot open LED strips[{index}]: {exc}") from None
+        for index, settings in enumerate(strips):
+            with _naming_strip(index):
+                try:
+                    opened.append(open_strip(*settings))
+                except DriverOptionError:
+                    raise
+                except (RuntimeError, OSError, ValueError) as exc:
+                    raise HardwareError(f"cannot open LED strips[{index}]: {exc}") from None
     except BaseException:
-        for strip in strips:
+        for strip in opened:
             strip.deinit()
         raise
-    return strips
+    return opened
+
+
+@contextmanager
+def _naming_strip(index: int) -> Iterator[None]:
+    """A strip's option error reported as the ``strips`` option, naming the strip."""
+    try:
+        yield
+    except DriverOptionError as exc:
+        raise DriverOptionError("strips", f"strips[{index}].{exc}") from None
 
 
 def _board_pin(board: Any, key: str, name: str) -> Any:

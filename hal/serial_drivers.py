@@ -29,25 +29,30 @@ class _SharedLink:
 _LINKS: dict[str, _SharedLink] = {}
 
 
-def open_link(options: Mapping[str, Any], driver: str) -> SerialLink:
-    """The ready link for these options, opened (or shared) and waited for.
-
-    The sensors and the LEDs on one port share one link: the options of whichever opens
-    it first apply.
-
-    Options: ``port`` (required, e.g. "/dev/serial/by-id/usb-..." or "/dev/ttyAMA0"),
+def read_link_options(options: Mapping[str, Any]) -> tuple[str, int, float, float, float]:
+    """Options: ``port`` (required, e.g. "/dev/serial/by-id/usb-..." or "/dev/ttyAMA0"),
     ``baudrate`` (default 115200; ignored by USB serial), ``connect_timeout`` (seconds to
     wait for the first snapshot, default 3), ``retry_interval`` (seconds between attempts
     to reopen an unplugged port, default 0.5), ``silence_timeout`` (seconds without a
     frame, heartbeats included, before the link sends SYNC again, default 3).
     """
-    read = DriverOptions(driver, options)
-    port = read.text("port", example="/dev/ttyACM0")
-    baudrate = read.integer("baudrate", 115200, low=1200, high=4_000_000, example="115200")
-    timeout = read.number("connect_timeout", 3.0, low=0.0, high=60.0, example="3")
-    retry = read.number("retry_interval", 0.5, low=0.01, high=60.0, example="0.5")
-    silence = read.number("silence_timeout", 3.0, low=0.05, high=600.0, example="3")
+    read = DriverOptions("serial", options)
+    settings = (read.text("port", example="/dev/ttyACM0"),
+                read.integer("baudrate", 115200, low=1200, high=4_000_000, example="115200"),
+                read.number("connect_timeout", 3.0, low=0.0, high=60.0, example="3"),
+                read.number("retry_interval", 0.5, low=0.01, high=60.0, example="0.5"),
+                read.number("silence_timeout", 3.0, low=0.05, high=600.0, example="3"))
     read.finish()
+    return settings
+
+
+def open_link(options: Mapping[str, Any]) -> SerialLink:
+    """The ready link for these options (see ``read_link_options``), opened (or shared) and waited for.
+
+    The sensors and the LEDs on one port share one link: the options of whichever opens
+    it first apply.
+    """
+    port, baudrate, timeout, retry, silence = read_link_options(options)
     shared = _LINKS.get(port)
     if shared is None:
         shared = _SharedLink(SerialLink(port, baudrate=baudrate, retry_interval=retry, silence_timeout=silence))
@@ -87,10 +92,11 @@ class SerialSensors(SensorArray):
         self.kind = link.hello.kind if link.hello else "presence"
         self._clock = clock
 
+    read_options = staticmethod(read_link_options)
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> SerialSensors:
-        """Options: see ``open_link``."""
-        return cls(open_link(options, "serial"))
+        return cls(open_link(options))
 
     @property
     def channels(self) -> int:
@@ -112,10 +118,12 @@ class SerialLeds(LedSink):
     def __init__(self, link: SerialLink) -> None:
         self.link = link
 
+    read_options = staticmethod(read_link_options)
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> SerialLeds:
-        """Options: see ``open_link`` (the same port as the sensors shares their link)."""
-        return cls(open_link(options, "serial"))
+        """The same port as the sensors shares their link."""
+        return cls(open_link(options))
 
     @property
     def strip_lengths(self) -> tuple[int, ...]:

@@ -35,7 +35,7 @@ from wiring.check import Problem, check_wiring
 from wiring.examples import example_path
 from wiring.files import read_wiring, save_wiring
 from wiring.model import ChannelCalibration, Wiring, straight_wiring
-from wiring.progress import Progress, load_progress, progress_path, save_progress
+from wiring.progress import Progress, kept_note, load_progress, progress_path, save_progress
 from wiring.readings import EmptyBoard, Reading, read_steady
 from wiring.thresholds import Span, calibrate_channel
 
@@ -172,7 +172,7 @@ class Calibration:
     def _ask(self, question: Ask) -> str:
         key = self.person.ask(question)
         if key == QUIT:
-            raise CalibrationPaused(f"stopped; progress kept in {self.progress_file}: run the same command to continue")
+            raise CalibrationPaused(f"stopped; {kept_note(self.progress_file)}")
         return key
 
     # -- 1. the empty board ----------------------------------------------------------
@@ -468,7 +468,8 @@ def start_wiring(board: Board, output: Path, piece_classes: Mapping[str, str] | 
     else:
         start = straight_wiring(board)
     if start.board != board.name:
-        raise CalibrationSetupError(f"{output} wires the {start.board} board, not {board.name};"
+        wired = f"the {start.board} board" if start.board else "no board"
+        raise CalibrationSetupError(f"{output} wires {wired}, not {board.name};"
                                     " give another --output or move the file away")
     if piece_classes is not None:
         start.piece_classes = dict(piece_classes)

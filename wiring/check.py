@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.board import Board
+from engine.boards import board_names, load_board
 from wiring.model import ChannelCalibration, Wiring
 
 #: Finds the line of a key path in the file, e.g. ("locations", "p1") -> 12.
@@ -30,10 +31,24 @@ class Problem:
 
 
 def check_wiring(wiring: Wiring, board: Board, line_of: LineOf) -> list[Problem]:
-    """Every problem that stops ``wiring`` from working on ``board``, in file order."""
+    """Every problem that stops ``wiring`` from working on ``board``, in file order.
+
+    A file whose locations are mostly another board's gets one problem, not one per location.
+    """
+    foreign = sorted(set(wiring.channels.values()).union(wiring.leds) - set(board.locations))
+    if len(foreign) > len(board.locations) / 2:
+        return [Problem(line_of("board"), _another_board(wiring, board, foreign))]
     problems = (_location_problems(wiring, board, line_of) + _channel_problems(wiring, line_of)
                 + _led_problems(wiring, line_of) + _calibration_problems(wiring, line_of))
     return sorted(problems, key=lambda p: p.line)
+
+
+def _another_board(wiring: Wiring, board: Board, foreign: list[str]) -> str:
+    written = set(wiring.channels.values()).union(wiring.leds)
+    fits = [name for name in board_names() if name != board.name and written <= set(load_board(name).locations)]
+    found = f"they are the {fits[0]} board's: set board = \"{fits[0]}\"" if fits else "they belong to another board"
+    return (f"{len(foreign)} of the {len(written)} locations are not on the {board.name} board "
+            f"({', '.join(foreign[:3])}, ...); {found}, or use a wiring file made for {board.name}")
 
 
 def _location_problems(wiring: Wiring, board: Board, line_of: LineOf) -> list[Problem]:

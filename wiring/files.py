@@ -99,8 +99,9 @@ def read_wiring(path: Path | str) -> WiringSource:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise WiringFileError(path, [Problem(0, f"cannot read the wiring file ({exc.strerror});"
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not a text file"
+        raise WiringFileError(path, [Problem(0, f"cannot read the wiring file ({reason});"
                                                 " give the path of a file written by `gameboard calibrate`")]) from None
     try:
         data = tomllib.loads(text)

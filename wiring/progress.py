@@ -59,6 +59,13 @@ def progress_path(wiring_path: Path) -> Path:
     return wiring_path.with_name(wiring_path.name + ".progress.json")
 
 
+def kept_note(path: Path) -> str:
+    """What a stopped calibration says: where its progress waits, or that there is none yet."""
+    if path.exists():
+        return f"progress kept in {path}: run the same command to continue"
+    return "nothing was found yet, so nothing is kept: run the same command to start again"
+
+
 def load_progress(path: Path, fresh: Progress) -> Progress:
     """The progress saved at ``path``, or ``fresh`` when there is none.
 

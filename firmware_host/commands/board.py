@@ -9,6 +9,7 @@ from pathlib import Path
 from engine.boards import board_names, load_board
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
+from firmware_host.commands.arguments import BOARD_HELP, board_name
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,12 +20,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing.set_defaults(handler=list_boards)
 
     info = sub.add_parser("info", help="the facts derived from a board's geometry")
-    info.add_argument("board", choices=board_names())
+    info.add_argument("board", type=board_name, help=BOARD_HELP)
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(handler=show_info)
 
     draw = sub.add_parser("draw", help="draw a board as SVG (or PNG with cairosvg installed)")
-    draw.add_argument("board", choices=board_names())
+    draw.add_argument("board", type=board_name, help=BOARD_HELP)
     draw.add_argument("-o", "--output", required=True, type=Path, help="FILE.svg or FILE.png")
     draw.add_argument("--ids", action="store_true", help="label every location with its id")
     draw.add_argument("--game", help="draw this game's starting position over the board")
@@ -63,15 +64,20 @@ def draw_board(args: argparse.Namespace) -> int:
         overlay.piece_colours = game.pieces
     document = svg(board, overlay, width=args.width)
     suffix = args.output.suffix.lower()
-    if suffix == ".svg":
-        args.output.write_text(document, encoding="utf-8")
-    elif suffix == ".png":
+    if suffix not in (".svg", ".png"):
+        raise GameboardError(f"{args.output}: the drawing is written as .svg or .png, not {suffix or 'no suffix'}")
+    if suffix == ".png":
         try:
             import cairosvg
         except ImportError:
             raise GameboardError("PNG output needs cairosvg: pip install cairosvg (or write FILE.svg)") from None
-        cairosvg.svg2png(bytestring=document.encode(), write_to=str(args.output))
-    else:
-        raise GameboardError(f"{args.output}: the drawing is written as .svg or .png, not {suffix or 'no suffix'}")
+    try:
+        if suffix == ".svg":
+            args.output.write_text(document, encoding="utf-8")
+        else:
+            cairosvg.svg2png(bytestring=document.encode(), write_to=str(args.output))
+    except OSError as exc:
+        raise GameboardError(f"{args.output}: cannot write the drawing ({exc.strerror}); "
+                             "give -o a file in an existing folder you can write") from None
     print(f"wrote {args.output}")
     return 0

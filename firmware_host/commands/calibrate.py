@@ -8,11 +8,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from engine.errors import GameboardError
+from firmware_host.commands.arguments import at_least
 from firmware_host.commands.run import default_config
-from firmware_host.config import Config, Hal, load_config
+from firmware_host.config import Config, Hal
+from firmware_host.validation import cannot_write, checked_config
 from hal.base import LedSink, SensorArray
 from wiring.calibrate import (QUIT, READ, Ask, Calibration, CalibrationPaused, Person, Result, Settings,
                               parse_classes, start_wiring)
+from wiring.progress import kept_note, progress_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,9 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     calibrate.add_argument("--classes", default=None,
                            help="analog sensors: piece=class pairs, e.g. white=north,black=south "
                                 "(default: those of the file being replaced, or of the board's example)")
-    calibrate.add_argument("--pieces", type=_positive, default=Settings.pieces,
+    calibrate.add_argument("--pieces", type=at_least(1, int), default=Settings.pieces,
                            help=f"pieces of one class you have at hand for the class step (default {Settings.pieces})")
-    calibrate.add_argument("--samples", type=_positive, default=Settings.samples,
+    calibrate.add_argument("--samples", type=at_least(1, int), default=Settings.samples,
                            help=f"scans per reading, the median kept (default {Settings.samples})")
     calibrate.add_argument("--min-change", type=float, default=Settings.min_change,
                            help=f"analog counts a piece must move a channel at least (default {Settings.min_change:g})")
@@ -39,13 +42,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     calibrate.add_argument("--keep-leds", action="store_true",
                            help="trust the LED order of the file being replaced (or the example): skip the LED step")
     calibrate.set_defaults(handler=run_calibration)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} is not a whole number of at least 1")
-    return value
 
 
 class TerminalPerson:
@@ -79,9 +75,7 @@ def calibrate_with(config: Config, sensors: SensorArray, leds: LedSink, person: 
                    settings: Settings = Settings(), classes: dict[str, str] | None = None,
                    redo: list[str] | None = None) -> Result:
     """Calibrate the configured game's board on these sensors and LEDs, writing the wiring file."""
-    output = output or config.wiring_path
-    if output is None:
-        raise GameboardError(f"{config.path}: no wiring file to write: give --output FILE, or set [board] wiring")
+    output = wiring_output(config, output)
     if redo and not output.exists():
         raise GameboardError(f"--redo changes an existing wiring file, and {output} does not exist yet;"
                              " run without --redo to calibrate the whole board")
@@ -90,19 +84,31 @@ def calibrate_with(config: Config, sensors: SensorArray, leds: LedSink, person: 
     return Calibration(board, sensors, leds, person, output, start, settings, redo=redo or ()).run()
 
 
+def wiring_output(config: Config, output: Path | None) -> Path:
+    """The wiring file to write (``--output``, else ``[board] wiring``), refused before any question if unwritable."""
+    output = output or config.wiring_path
+    if output is None:
+        raise GameboardError(f"{config.path}: no wiring file to write: give --output FILE, or set [board] wiring")
+    problem = cannot_write(output, make_folders=False)
+    if problem:
+        raise GameboardError(f"cannot write the wiring file: {problem}; give --output a file in a folder you can write")
+    return output
+
+
 def run_calibration(args: argparse.Namespace) -> int:
-    config = load_config(args.config or default_config())
+    config = checked_config(args.config or default_config(), wiring=False, journal=False)
+    output = wiring_output(config, args.output)
     classes = parse_classes(args.classes) if args.classes is not None else None
     settings = Settings(samples=args.samples, min_change=args.min_change, pieces=args.pieces, keep_leds=args.keep_leds)
     try:
         with opened_hal(config) as hal:
-            result = calibrate_with(config, hal.sensors, hal.leds, TerminalPerson(), args.output, settings, classes,
+            result = calibrate_with(config, hal.sensors, hal.leds, TerminalPerson(), output, settings, classes,
                                     [location.strip() for location in args.redo.split(",") if location.strip()])
     except CalibrationPaused as paused:
         print(f"gameboard calibrate: {paused}")
         return 1
     except KeyboardInterrupt:
-        print("\ngameboard calibrate: stopped; the progress is kept: run the same command to continue")
+        print(f"\ngameboard calibrate: stopped; {kept_note(progress_path(output))}")
         return 130
     for problem in result.problems:
         print(f"{result.path}: {problem.message}")

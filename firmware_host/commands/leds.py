@@ -7,9 +7,10 @@ import time
 from pathlib import Path
 
 from engine.errors import GameboardError
+from firmware_host.commands.arguments import at_least
 from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
-from firmware_host.config import load_config
+from firmware_host.validation import checked_config
 from wiring.bringup import chase, light_each_location
 
 
@@ -20,13 +21,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                           description="Each location lights alone while the terminal names it, in the board's "
                                       "order; then a light runs along every strip from its first LED to its last.")
     test.add_argument("--config", type=Path, default=None, help=f"the configuration file (default: {default_config()})")
-    test.add_argument("--seconds", type=float, default=0.4, help="how long each location stays lit (default 0.4)")
-    test.add_argument("--chase-seconds", type=float, default=0.03, help="per LED of a chase (default 0.03)")
+    test.add_argument("--seconds", type=at_least(0), default=0.4, help="how long each location stays lit (default 0.4)")
+    test.add_argument("--chase-seconds", type=at_least(0), default=0.03, help="per LED of a chase (default 0.03)")
     test.set_defaults(handler=test_leds)
 
 
 def test_leds(args: argparse.Namespace) -> int:
-    config = load_config(args.config or default_config())
+    config = checked_config(args.config or default_config(), journal=False)
     wiring = config.load_wiring()
     board = config.game().board
     with opened_hal(config) as hal:

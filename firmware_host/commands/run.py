@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from importlib.resources import files
 from pathlib import Path
+from string import Template
+from typing import TYPE_CHECKING, Any
 
-from typing import TYPE_CHECKING
-
-from firmware_host.config import load_config
+from engine.errors import GameboardError
+from engine.registry import GAMES, game_class
+from firmware_host.commands.arguments import port_number
+from firmware_host.commands.sim import state_dir
+from firmware_host.config import Config
+from firmware_host.validation import cannot_write, checked_config
+from wiring.model import Wiring
 
 if TYPE_CHECKING:
     from firmware_host.daemon import Daemon
@@ -24,33 +32,81 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     run = subparsers.add_parser(
         "run", help="run the board daemon",
         description="Scan the board, follow the game, light the LEDs; resumes an unfinished game.")
-    run.add_argument("--config", type=Path, default=None,
-                     help=f"the configuration file (default: {default_config()})")
+    source = run.add_mutually_exclusive_group()
+    source.add_argument("--config", type=Path, default=None,
+                        help=f"the configuration file (default: {default_config()})")
+    source.add_argument("--mock", metavar="GAME", choices=list(GAMES),
+                        help="run GAME on the mock board, no hardware or configuration file needed "
+                             "(with --web to watch it)")
     run.add_argument("--check", action="store_true",
                      help="check the configuration and the wiring, open nothing, and exit")
     web = run.add_argument_group("web mirror", "a read-only page showing the board and its LEDs")
     web.add_argument("--web", action="store_true", help="serve the mirror page")
     web.add_argument("--listen", default="127.0.0.1", metavar="HOST",
                      help="address to listen on (default 127.0.0.1; any other needs a token)")
-    web.add_argument("--port", type=int, default=8300, help="port (default 8300)")
+    web.add_argument("--port", type=port_number, default=8300, help="port (default 8300)")
     web.add_argument("--token", help="the token the page asks for on the network (default: a random one, printed)")
     run.set_defaults(handler=run_daemon)
 
 
 def run_daemon(args: argparse.Namespace) -> int:
-    config = load_config(args.config or default_config())
+    config = checked_config(mock_config(args.mock) if args.mock else args.config or default_config())
+    wiring = config.load_wiring()
     if args.check:
-        wiring = config.load_wiring()
-        state = config.new_game()
-        print(f"{config.path}: ok: {state.game.title} on {wiring.board}, {len(wiring.channels)} channels, "
-              f"sensors {config.sensors.driver}, LEDs {config.leds.driver}, journal {config.journal_path}")
+        print(f"{config.path}: ok: {describe(config, wiring)}")
         return 0
     from firmware_host.daemon import Daemon
     daemon = Daemon.from_config(config)
+    print(f"gameboard run: {describe(config, wiring)}; {log_place()}", file=sys.stderr, flush=True)
+    printer = StatusPrinter()
+    printer(daemon.snapshot())
+    daemon.subscribe(printer)
     if args.web:
         start_mirror(daemon, args.listen, args.port, args.token)
     daemon.run()
     return 0
+
+
+def mock_config(game: str) -> Path:
+    """The mock board's configuration for ``game`` (``firmware_host/mock.toml`` filled in), written to the state folder."""
+    path = state_dir() / "mock.toml"
+    problem = cannot_write(path)
+    if problem:
+        raise GameboardError(f"--mock: {problem}; set XDG_STATE_HOME to a folder you can write")
+    template = Template(files("firmware_host").joinpath("mock.toml").read_text(encoding="utf-8"))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(template.substitute(game=game, board=game_class(game).board_name), encoding="utf-8")
+    return path
+
+
+def describe(config: Config, wiring: Wiring) -> str:
+    """What the daemon runs: the game, the board and its channels, the drivers, the journal."""
+    parts = [f"{config.game().title} on {wiring.board}, {len(wiring.channels)} channels",
+             f"sensors {config.sensors.driver}", f"LEDs {config.leds.driver}",
+             f"buttons {config.buttons.driver}" if config.buttons else "no buttons"]
+    if config.pin_factory:
+        parts.append(f"pins by {config.pin_factory}")
+    return ", ".join(parts + [f"journal {config.journal_path}"])
+
+
+def log_place() -> str:
+    """Where the status lines and errors go: systemd's journal under the service, else this terminal."""
+    if os.environ.get("JOURNAL_STREAM"):
+        return "its status changes and errors go to the system journal (journalctl -u gameboard)"
+    return "its status changes and errors follow on stderr; Ctrl-C stops"
+
+
+class StatusPrinter:
+    """A daemon subscriber printing the status line to stderr each time it changes: the daemon's log."""
+
+    def __init__(self) -> None:
+        self.shown = ""
+
+    def __call__(self, snapshot: dict[str, Any]) -> None:
+        text = snapshot["status_text"] + (f" ({snapshot['note']})" if snapshot["note"] else "")
+        if text != self.shown:
+            print(text, file=sys.stderr, flush=True)
+            self.shown = text
 
 
 def start_mirror(daemon: Daemon, host: str, port: int, token: str | None) -> None:

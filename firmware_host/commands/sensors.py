@@ -8,10 +8,11 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from firmware_host.commands.arguments import at_least
 from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
-from firmware_host.config import load_config
 from firmware_host.observer import Observer
+from firmware_host.validation import checked_config
 from hal.base import Scan, SensorArray, SensorHealth
 
 CLEAR = "\x1b[H\x1b[2J"
@@ -25,13 +26,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                        "Ctrl-C stops.")
     watch.add_argument("--config", type=Path, default=None,
                        help=f"the configuration file (default: {default_config()})")
-    watch.add_argument("--interval", type=float, default=0.2, help="seconds between views (default 0.2)")
-    watch.add_argument("--count", type=int, default=0, help="stop after this many views (default: until Ctrl-C)")
+    watch.add_argument("--interval", type=at_least(0), default=0.2, help="seconds between views (default 0.2)")
+    watch.add_argument("--count", type=at_least(0, int), default=0,
+                       help="stop after this many views (default: until Ctrl-C)")
     watch.set_defaults(handler=watch_sensors)
 
 
 def watch_sensors(args: argparse.Namespace) -> int:
-    config = load_config(args.config or default_config())
+    config = checked_config(args.config or default_config(), journal=False)
     wiring = config.load_wiring()
     order = list(config.game().board.locations)
     with opened_hal(config) as hal:

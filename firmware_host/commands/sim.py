@@ -10,6 +10,7 @@ from pathlib import Path
 
 from engine.errors import GameboardError
 from engine.registry import GAMES
+from firmware_host.commands.arguments import port_number
 
 DEFAULT_PORT = 8300
 
@@ -26,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--options", default="{}", help='game options as JSON, e.g. \'{"players": 2}\'')
     sim.add_argument("--listen", default="127.0.0.1", metavar="HOST",
                      help="address to listen on (default 127.0.0.1; any other needs a token)")
-    sim.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    sim.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     sim.add_argument("--token", help="the token the page asks for when listening on the network "
                                      "(default: a fresh random one, printed)")
     sim.add_argument("--noise", action="store_true", help="realistic sensor noise: bounce, slides, bumps")
@@ -38,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_sim(args: argparse.Namespace) -> int:
     from firmware_host.sim import SimSession
+    from firmware_host.validation import cannot_write
     from firmware_host.web.serve import access_token, serve
 
     try:
@@ -47,7 +49,9 @@ def run_sim(args: argparse.Namespace) -> int:
     if not isinstance(options, dict):
         raise GameboardError("--options must be a JSON object, e.g. '{\"players\": 2}'")
     journal = args.journal or state_dir() / "sim-journal.sqlite3"
-    journal.parent.mkdir(parents=True, exist_ok=True)
+    problem = cannot_write(journal)
+    if problem:
+        raise GameboardError(f"cannot keep the journal: {problem}; give --journal a file in a folder you can write")
     token = access_token(args.listen, args.token)
 
     async def main() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.boards import board_names
+from firmware_host.commands.arguments import BOARD_HELP, board_name
 from wiring.examples import example_text
 from wiring.files import read_wiring
 
@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check.add_argument("file", type=Path)
     check.set_defaults(handler=check_file)
     example = sub.add_parser("example", help="print a board's example wiring file (docs/wiring.md explains it)")
-    example.add_argument("board", choices=board_names())
+    example.add_argument("board", type=board_name, help=BOARD_HELP)
     example.set_defaults(handler=print_example)
 
 

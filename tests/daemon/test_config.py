@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
 
 from firmware_host.config import ConfigError, key_lines, load_config
 
@@ -25,11 +29,11 @@ chips = 26
 driver = "neopixel"
 brightness = 0.25
 current_budget_ma = 1500
-pin = "D18"
+strips = [{ pin = "D18", length = 24 }]
 
 [buttons]
 driver = "gpio"
-
+pins = { confirm = 6 }
 [dice]
 mode = "entered"
 
@@ -41,6 +45,8 @@ debounce_ms = 5
 path = "state/journal.sqlite3"
 """
 
+SMALLEST = '[game]\nname = "toy"\n[sensors]\ndriver = "mock"\nboard = "squareoff"\n[leds]\ndriver = "mock"\nboard = "squareoff"\n'
+
 
 def test_a_full_file_loads_with_paths_beside_it(write_config) -> None:
     path = write_config(GOOD)
@@ -49,7 +55,7 @@ def test_a_full_file_loads_with_paths_beside_it(write_config) -> None:
     assert config.wiring_path == path.parent / "wiring.toml"
     assert config.journal_path == path.parent / "state" / "journal.sqlite3"
     assert (config.sensors.driver, config.sensors.options) == ("hc165", {"chips": 26})
-    assert config.leds.driver == "neopixel" and config.leds.options == {"pin": "D18"}
+    assert config.leds.driver == "neopixel" and config.leds.options == {"strips": [{"pin": "D18", "length": 24}]}
     assert (config.brightness, config.current_budget_ma, config.ma_per_led) == (0.25, 1500, 60.0)
     assert config.buttons is not None and config.buttons.driver == "gpio"
     assert config.dice_mode == "entered"
@@ -59,7 +65,7 @@ def test_a_full_file_loads_with_paths_beside_it(write_config) -> None:
 
 def test_the_smallest_file_takes_defaults(write_config, monkeypatch) -> None:
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
-    path = write_config('[game]\nname = "toy"\n[sensors]\ndriver = "mock"\n[leds]\ndriver = "mock"\n')
+    path = write_config(SMALLEST)
     config = load_config(path)
     assert config.buttons is None and config.wiring_path is None and config.dice_mode == "daemon"
     assert config.journal_path == path.parent / "journal.sqlite3"
@@ -69,7 +75,7 @@ def test_the_smallest_file_takes_defaults(write_config, monkeypatch) -> None:
 
 def test_the_journal_defaults_to_systemds_state_directory(write_config, monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
-    config = load_config(write_config('[game]\nname = "toy"\n[sensors]\ndriver = "mock"\n[leds]\ndriver = "mock"\n'))
+    config = load_config(write_config(SMALLEST))
     assert config.journal_path == tmp_path / "state" / "journal.sqlite3"
 
 
@@ -150,3 +156,77 @@ def test_a_bad_driver_option_names_its_line(write_config, old: str, new: str, ex
     assert old in MOCK
     with pytest.raises(ConfigError, match=expected):
         load_config(write_config(MOCK.replace(old, new, 1))).open_hal()
+
+
+def test_every_problem_of_a_file_is_reported_at_once_in_file_order(write_config) -> None:
+    text = (GOOD.replace('driver = "hc165"', 'driver = "hc595"').replace("brightness = 0.25", "brightness = 2")
+            .replace("scan_hz = 100", "scan_hertz = 100").replace("[journal]", "[journals]"))
+    path = write_config(text)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert [line.split(": ")[0:2] for line in str(caught.value).splitlines()] == [
+        [f"{path}:10", "sensors.driver"], [f"{path}:15", "leds.brightness"], [f"{path}:26", "loop.scan_hertz"],
+        [f"{path}:29", "journals"]]
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "hc595"\n[leds]',
+     r":4: sensors\.driver: no sensors driver 'hc595'; the drivers are: gpio, hc165"),
+    ('driver = "mock"\nboard = "squareoff"\n[leds]', 'driver = "hc165"\n[leds]',
+     r":3: sensors\.chips: the hc165 driver needs this option, e.g. chips = 26"),
+    ('[leds]\ndriver = "mock"\nboard = "squareoff"\n', '[leds]\ndriver = "mock"\n',
+     r':6: leds\.board: the mock must be of the game\'s board: give board = "squareoff"'),
+    ('[sensors]\ndriver = "mock"\nboard = "squareoff"', '[sensors]\ndriver = "mock"\nboard = "hexover"',
+     r':5: sensors\.board: the mock must be of the game\'s board: give board = "squareoff"'),
+])
+def test_drivers_and_their_options_are_checked_as_the_file_is_read(write_config, old: str, new: str,
+                                                                   expected: str) -> None:
+    assert old in MOCK
+    with pytest.raises(ConfigError, match=expected):
+        load_config(write_config(MOCK.replace(old, new, 1)))
+
+
+@pytest.fixture
+def restored_pin_factory() -> Iterator[None]:
+    """gpiozero's pin factory as it was before the test, whatever the test installs."""
+    saved = Device.pin_factory
+    try:
+        yield
+    finally:
+        if Device.pin_factory is not saved and Device.pin_factory is not None:
+            Device.pin_factory.close()
+        Device.pin_factory = saved
+
+
+GPIO = '[game]\nname = "toy"\n[sensors]\ndriver = "gpio"\npins = [17, 27]\n[leds]\ndriver = "mock"\nboard = "squareoff"\n'
+
+
+def test_the_pin_library_is_gpiozeros_pin_factory_of_that_name(write_config, restored_pin_factory) -> None:
+    before = Device.pin_factory
+    hal = load_config(write_config(GPIO + '[gpio]\npin_factory = "mock"\n')).open_hal()
+    assert isinstance(Device.pin_factory, MockFactory) and Device.pin_factory is not before
+    assert hal.sensors.channels == 2
+    hal.close()
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("pigpio", r":10: gpio\.pin_factory: the pigpio pin factory needs the pigpio library, which is not installed; "
+               r"pip install pigpio"),
+    ("wiringpi", r":10: gpio\.pin_factory: 'wiringpi' is not one of gpiozero's pin factories \(lgpio, mock, native, "
+                 r"pigpio, rpigpio\); or leave pin_factory out"),
+])
+def test_a_pin_library_that_is_not_here_names_the_key_and_the_fix(write_config, name: str, expected: str) -> None:
+    if find_spec(name) is not None:
+        pytest.skip(f"{name} is installed here")
+    with pytest.raises(ConfigError, match=expected) as caught:
+        load_config(write_config(GPIO + f'[gpio]\npin_factory = "{name}"\n'))
+    assert len(str(caught.value).splitlines()) == 1
+
+
+def test_a_pin_library_that_cannot_start_off_a_pi_is_one_line(write_config, restored_pin_factory) -> None:
+    if Path("/proc/device-tree/model").exists():
+        pytest.skip("gpiozero's native pin factory starts on a Pi")
+    config = load_config(write_config(GPIO + '[gpio]\npin_factory = "native"\n'))
+    with pytest.raises(ConfigError, match=r":10: gpio\.pin_factory: gpiozero's native pin factory cannot start "
+                                          r"here \(.*\); use the one this Pi supports"):
+        config.open_hal()

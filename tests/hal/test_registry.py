@@ -30,12 +30,11 @@ def test_an_unknown_driver_lists_the_known_ones():
 @pytest.mark.parametrize(
     "target", [*registry.SENSOR_DRIVERS.values(), *registry.LED_DRIVERS.values(), *registry.BUTTON_DRIVERS.values()]
 )
-def test_every_registered_driver_names_an_opener_that_exists(target):
-    module, path = target.split(":")
-    opener = importlib.import_module(module)
-    for name in path.split("."):
-        opener = getattr(opener, name)
-    assert callable(opener) and opener.__doc__, f"{target} needs a docstring listing its options"
+def test_every_registered_driver_reads_and_opens_with_its_options_listed(target):
+    module, name = target.split(":")
+    driver = getattr(importlib.import_module(module), name)
+    assert callable(driver.from_options)
+    assert "Options:" in driver.read_options.__doc__, f"{target}.read_options needs a docstring listing its options"
 
 
 def test_drivers_open_by_name_with_their_options(mock_factory):
@@ -73,10 +72,25 @@ def test_mock_options_are_checked(options, key, message):
     assert raised.value.key == key
 
 
+def test_checking_options_finds_what_opening_would_and_opens_nothing():
+    with pytest.raises(DriverOptionError, match="no sensors driver 'hc595'; the drivers are: gpio, hc165"):
+        registry.check_options("sensors", "hc595", {})
+    with pytest.raises(DriverOptionError, match="the mock driver needs this option, e.g. board = ") as raised:
+        registry.check_options("leds", "mock", {})
+    assert raised.value.key == "board"
+    with pytest.raises(DriverOptionError, match=r"strips\[1\]\.length: the neopixel_spi driver needs") as raised:
+        registry.check_options("leds", "neopixel_spi", {"strips": [{"length": 3}, {"clock": "SCK_1"}]})
+    assert raised.value.key == "strips"
+    # Opening would wait for a co-processor on this port and fail; checking only reads the options.
+    assert registry.check_options("sensors", "serial", {"port": "/dev/ttyNONE"}) is None
+
+
 def test_the_hal_imports_no_pi_only_library_until_a_driver_needs_it():
     code = (
         "import sys, hal.registry, hal.mock, hal.mock_driver, hal.dice\n"
         "hal.registry.open_sensors('mock', {'board': 'overpass'})\n"
+        "hal.registry.check_options('leds', 'neopixel', {'strips': [{'pin': 'D18', 'length': 3}]})\n"
+        "hal.registry.check_options('leds', 'neopixel_spi', {'strips': [{'length': 3}]})\n"
         "pi_only = {'RPi', 'lgpio', 'spidev', 'rpi_ws281x', 'board', 'neopixel', 'neopixel_spi', 'busio'}\n"
         "print(sorted(pi_only & set(sys.modules)))\n"
     )

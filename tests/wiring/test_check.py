@@ -45,6 +45,13 @@ def test_every_mapping_problem_is_listed_with_its_line(tmp_path: Path) -> None:
         assert any(line == wanted_line and message.startswith(start) for line, message in found), (wanted_line, start)
 
 
+def test_a_file_of_another_board_is_one_problem_naming_that_board(tmp_path: Path) -> None:
+    text = example_text("hexover").replace('board = "hexover"', 'board = "squareoff"')
+    assert problems_of(tmp_path, text) == [(line_of(text, "board ="), (
+        '61 of the 61 locations are not on the squareoff board (h1, h10, h11, ...); they are the hexover board\'s: '
+        'set board = "hexover", or use a wiring file made for squareoff'))]
+
+
 def test_analog_thresholds_must_be_ordered(tmp_path: Path) -> None:
     text = (example_text("hexover")
             .replace("\n0 = { baseline = 512.0, north = [600.0, inf]",

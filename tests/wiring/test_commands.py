@@ -123,8 +123,28 @@ def test_calibrate_stopped_at_the_first_question_keeps_what_is_there(config: Pat
     before = (config.parent / "wiring.toml").read_text()
     monkeypatch.setattr("builtins.input", lambda prompt: "q")
     assert main(["calibrate", "--config", str(config)]) == 1
-    assert "stopped; progress kept in" in capsys.readouterr().out
+    assert "stopped; nothing was found yet, so nothing is kept" in capsys.readouterr().out
     assert (config.parent / "wiring.toml").read_text() == before
+
+
+def test_calibrate_interrupted_before_anything_was_found_says_nothing_is_kept(
+        config: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupt(prompt: str) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("builtins.input", interrupt)
+    assert main(["calibrate", "--config", str(config)]) == 130
+    assert capsys.readouterr().out.endswith("gameboard calibrate: stopped; nothing was found yet, so nothing is kept: "
+                                            "run the same command to start again\n")
+
+
+def test_calibrate_refuses_an_unwritable_output_before_the_first_question(
+        config: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail("asked a question"))
+    monkeypatch.chdir(config.parent)
+    assert main(["calibrate", "--config", str(config), "-o", "nodir/w.toml"]) == 2
+    assert capsys.readouterr().err == ("gameboard: error: cannot write the wiring file: the folder nodir does not "
+                                       "exist; give --output a file in a folder you can write\n")
 
 
 def test_calibrate_needs_a_file_to_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,6 +53,12 @@ def test_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
         load_wiring(tmp_path / "nowhere.toml")
 
 
+def test_a_file_that_is_not_text_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "w.toml").write_bytes(b"\x89PNG\r\n\x1a\n\xff")
+    with pytest.raises(WiringFileError, match=r"w.toml: cannot read the wiring file \(not a text file\)"):
+        load_wiring(tmp_path / "w.toml")
+
+
 def test_a_location_written_twice_names_its_line(tmp_path: Path) -> None:
     text = example_text("squareoff").replace("p2 = { channel = 1", "p1 = { channel = 1")
     (tmp_path / "w.toml").write_text(text)

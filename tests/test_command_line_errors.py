@@ -1,0 +1,124 @@
+"""Every subcommand, given bad arguments and bad paths, answers with an error line, never a traceback.
+
+``CASES`` holds the bad command lines of each subcommand; a subcommand the parser has
+and ``CASES`` lacks fails ``test_every_subcommand_has_its_bad_cases``: a new command
+adds one entry here.  ``{placeholders}`` are paths made for each test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import builtins
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_host.cli import build_parser, main
+
+#: Configuration files that cannot be used, each a different way.
+BAD_CONFIGS = ["{missing}", "{folder}", "/proc/nope/gameboard.toml", "{garbage}", "{empty}"]
+
+CASES: dict[tuple[str, ...], list[list[str]]] = {
+    ("board", "list"): [["--bogus"]],
+    ("board", "info"): [["chess"], ["overpass", "--bogus"]],
+    ("board", "draw"): [["overpass", "-o", path]
+                        for path in ["{folder}/drawing.svg", "{missing}/x.svg", "/proc/nope/x.svg"]]
+    + [["chess", "-o", "{tmp}/x.svg"], ["overpass", "-o", "{tmp}/x.txt"],
+       ["overpass", "-o", "{tmp}/x.svg", "--game", "hexover"], ["overpass", "-o", "{tmp}/x.svg", "--game", "chess"],
+       ["overpass", "-o", "{tmp}/x.svg", "--width", "wide"]],
+    ("games",): [["--bogus"]],
+    ("solve",): [["chess"], ["full-house", "--time-limit", "0"], ["full-house", "--time-limit", "soon"]],
+    ("run",): [["--config", path] for path in BAD_CONFIGS]
+    + [["--mock", "chess"], ["--mock", "squareoff", "--port", "99999"], ["--mock", "squareoff", "--port", "0"],
+       ["--mock", "squareoff", "--config", "{good}"], ["--config", "{bad_journal}"], ["--config", "{bad_wiring}"]],
+    ("sim",): [["chess"], ["--port", "99999"], ["--port", "http"], ["--options", "{{"], ["--options", "[1]"],
+               ["--listen", "nowhere"], ["--journal", "{folder}"], ["--journal", "/proc/nope/j.db"],
+               ["--journal", "{garbage}"]],
+    ("calibrate",): [["--config", path] for path in BAD_CONFIGS]
+    + [["--config", "{good}", "-o", path] for path in ["{folder}", "{missing}/w.toml", "/proc/nope/w.toml"]]
+    + [["--config", "{good}", "-o", "{garbage}"], ["--config", "{good}", "-o", "{empty}"],
+       ["--config", "{good}", "--pieces", "0"], ["--config", "{good}", "-o", "{tmp}/w.toml", "--classes", "black"]],
+    ("wiring", "check"): [["{missing}"], ["{folder}"], ["/proc/nope/w.toml"], ["{garbage}"]],
+    ("wiring", "example"): [["chess"]],
+    ("journal", "check"): [["{missing}"], ["{folder}"], ["/proc/nope/j.db"], ["{garbage}"]],
+    ("journal", "salvage"): [["{missing}"], ["{garbage}"], ["{garbage}", "-o", "{folder}"]],
+    ("leds", "test"): [["--config", path] for path in BAD_CONFIGS]
+    + [["--config", "{good}", "--seconds", "-1"], ["--config", "{good}", "--chase-seconds", "soon"]],
+    ("sensors", "watch"): [["--config", path] for path in BAD_CONFIGS]
+    + [["--config", "{good}", "--interval", "-1"], ["--config", "{good}", "--count", "-2"]],
+}
+
+ERROR_LINE = re.compile(r"^gameboard[a-z ]*: error: \S", re.MULTILINE)
+
+
+def subcommands(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The parser's runnable commands, as the words that name them."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found += subcommands(sub, path + (name,)) or [path + (name,)]
+    return found
+
+
+def test_every_subcommand_has_its_bad_cases() -> None:
+    assert sorted(subcommands(build_parser())) == sorted(CASES)
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> dict[str, str]:
+    """The placeholders' paths: missing ones, a folder, files of the wrong kind, configurations."""
+    (tmp_path / "folder" / "drawing.svg").mkdir(parents=True)
+    (tmp_path / "garbage").write_bytes(b"\x00\xff\xfe garbage \x89PNG\r\n\x1a\n" * 20)
+    (tmp_path / "empty").write_bytes(b"")
+    mock = 'driver = "mock"\nboard = "squareoff"\n'
+    good = f'[game]\nname = "squareoff"\n[sensors]\n{mock}[leds]\n{mock}'
+    (tmp_path / "good.toml").write_text(good)
+    (tmp_path / "bad_journal.toml").write_text(good + '[journal]\npath = "folder"\n')
+    (tmp_path / "bad_wiring.toml").write_text(good + '[board]\nwiring = "garbage"\n')
+    names = {"missing": tmp_path / "missing", "folder": tmp_path / "folder", "garbage": tmp_path / "garbage",
+             "empty": tmp_path / "empty", "good": tmp_path / "good.toml", "tmp": tmp_path,
+             "bad_journal": tmp_path / "bad_journal.toml", "bad_wiring": tmp_path / "bad_wiring.toml"}
+    return {name: str(path) for name, path in names.items()}
+
+
+@pytest.mark.parametrize(("command", "arguments"),
+                         [(command, arguments) for command, cases in CASES.items() for arguments in cases],
+                         ids=lambda value: " ".join(value))
+def test_a_bad_command_line_is_an_error_line_not_a_traceback(command: tuple[str, ...], arguments: list[str],
+                                                             paths: dict[str, str], capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    answers = iter([""])  # Enter once, then the input ends
+
+    def enter_once(prompt: str = "") -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr(builtins, "input", enter_once)
+    monkeypatch.setenv("XDG_STATE_HOME", paths["tmp"])
+    argv = [*command, *(argument.format(**paths) for argument in arguments)]
+    try:
+        code = main(argv)
+    except SystemExit as exit:  # argparse's usage errors
+        code = exit.code
+    out, err = capsys.readouterr()
+    assert code not in (0, None), f"gameboard {' '.join(argv)} succeeded"
+    assert "Traceback" not in out + err
+    # An error line on stderr; a checking command (wiring check, journal check) may report on stdout and exit 1.
+    assert ERROR_LINE.search(err) or (code == 1 and out.strip()), (out, err)
+
+
+@pytest.mark.parametrize("argv", [
+    ["sim", "--port", "99999"],
+    ["board", "draw", "overpass", "-o", "/nonexistent/x.svg"],
+    ["sim", "--journal", "/proc/nope/j.db"],
+])
+def test_the_installed_command_fails_in_one_line(argv: list[str]) -> None:
+    command = Path(sys.executable).with_name("gameboard")
+    result = subprocess.run([str(command), *argv], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and ERROR_LINE.search(result.stderr) and "Traceback" not in result.stderr, result.stderr
