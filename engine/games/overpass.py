@@ -259,6 +259,7 @@ class OverPass(Game):
                        "two-player game: exit all pieces of one of your colours, or of both, to win"),
     }
     pieces: ClassVar[dict[str, str]] = dict(DISPLAY)
+    position_keys = ("turn", "phase", "roll", "budget", "board", "reserve", "home")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -298,8 +299,8 @@ class OverPass(Game):
         done = [home[c] == self.layout.pieces_per_colour for c in self.seats[player]]
         return all(done) if self.options["goal"] == "both" else any(done)
 
-    def state_from_position(self, position: dict[str, Any]) -> OverPassState:
-        return _read_position(self, position)
+    def _read_position(self, position: dict[str, Any]) -> OverPassState:
+        return _state_at(self, position)
 
 
 class OverPassState(State):
@@ -548,15 +549,9 @@ class OverPassState(State):
         }
 
 
-def _read_position(game: OverPass, position: dict[str, Any]) -> OverPassState:
+def _state_at(game: OverPass, position: dict[str, Any]) -> OverPassState:
     """Build a state from ``OverPassState.position()`` data, refusing what the rules cannot reach."""
-    if not isinstance(position, dict):
-        raise PositionError("an Over-Pass position must be an object with turn, phase, roll, budget, "
-                            "board, reserve and home")
     colours = game.turn_colours
-    unknown = set(position) - {"turn", "phase", "roll", "budget", "board", "reserve", "home"}
-    if unknown:
-        raise PositionError(f"unknown position key(s) {', '.join(sorted(unknown))}")
     turn = position.get("turn")
     if turn not in colours:
         raise PositionError(f"turn={turn!r}: give the colour to move, one of {', '.join(colours)}")
