@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -40,6 +40,15 @@ class PositionError(EngineError):
 
 class OptionError(EngineError):
     """An unknown game option or a value it does not take."""
+
+
+def refuse_unknown_keys(data: Mapping[str, Any], keys: Sequence[str], what: str) -> None:
+    """Refuse what a reader would silently skip: a misspelt key (a position with "cells" for
+    "board" would read as an empty board).  ``what`` names the object in the message."""
+    unknown = sorted(map(str, set(data) - set(keys)))
+    if unknown:
+        raise PositionError(f"{what}: unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
+                            f"it takes {', '.join(keys)}")
 
 
 @dataclass(frozen=True)
@@ -153,6 +162,8 @@ class Game(ABC):
     options_spec: ClassVar[dict[str, Option]] = {}
     #: Piece codes (location contents) -> display colour, for LEDs and drawings.
     pieces: ClassVar[dict[str, str]] = {}
+    #: The keys of a JSON position, as ``State.position()`` writes them.
+    position_keys: ClassVar[tuple[str, ...]]
 
     def __init__(self, **options: Any) -> None:
         unknown = set(options) - set(self.options_spec)
@@ -186,9 +197,17 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """The position at the start of a game."""
 
-    @abstractmethod
     def state_from_position(self, position: dict[str, Any]) -> State:
-        """A state set up from a JSON position; raises PositionError if it breaks the rules."""
+        """A state set up from a JSON position; raises PositionError if it breaks the rules or
+        has a key the game does not take."""
+        if not isinstance(position, dict):
+            raise PositionError(f"{self.name} position: give an object with the keys {', '.join(self.position_keys)}")
+        refuse_unknown_keys(position, self.position_keys, f"{self.name} position")
+        return self._read_position(position)
+
+    @abstractmethod
+    def _read_position(self, position: dict[str, Any]) -> State:
+        """``state_from_position`` for a position object with known keys only."""
 
     def player_name(self, player: int) -> str:
         return f"player {player + 1}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from engine.core import EngineError, Game, State
+from engine.core import EngineError, Game, State, refuse_unknown_keys
 
 #: Game name -> "module:Class".  A game is added here and nowhere else.
 GAMES: dict[str, str] = {
@@ -19,6 +19,9 @@ GAMES: dict[str, str] = {
     "hexover": "engine.games.hexover:Hexover",
     "pawns-crossing": "engine.games.pawns_crossing:PawnsCrossing",
 }
+
+#: The keys of ``State.to_json()``.
+SAVED_KEYS = ("game", "options", "position")
 
 
 def available_games() -> dict[str, type[Game]]:
@@ -48,5 +51,6 @@ def state_from_json(data: dict[str, Any]) -> State:
     """Rebuild a state from ``State.to_json()`` output, validating the position."""
     if not isinstance(data, dict) or "game" not in data:
         raise EngineError('a saved position must be an object with "game", "options" and "position"')
+    refuse_unknown_keys(data, SAVED_KEYS, "saved position")
     game = game_class(data["game"])(**data.get("options", {}))
     return game.state_from_position(data.get("position", {}))

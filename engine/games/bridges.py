@@ -10,6 +10,7 @@ puzzle, which removes it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from engine.board import LineBoard
 
@@ -89,3 +90,52 @@ def bridge_destinations(board: LineBoard, starts: Iterable[str], occupied: Calla
                 reached.update(landings[flood(first)])
         result[start] = tuple(reached)
     return result
+
+
+@dataclass(frozen=True)
+class BridgeWalk:
+    """Every piece and landing a bridge from ``start`` reaches, each with the intersection it
+    was first reached from: a shortest way to each landing, to show what an Over-Pass needs."""
+
+    start: str
+    #: A crossed piece or a landing -> the intersection the walk came from.
+    came_from: dict[str, str]
+    crossed: tuple[str, ...]
+    landings: tuple[str, ...]
+
+    def path_to(self, landing: str) -> tuple[str, ...]:
+        """The pieces passed over on a shortest way to ``landing``, in order."""
+        path = []
+        here = self.came_from[landing]
+        while here != self.start:
+            path.append(here)
+            here = self.came_from[here]
+        return tuple(reversed(path))
+
+
+def walk_bridges(board: LineBoard, start: str, occupied: Callable[[str], bool], may_cross: Callable[[str], bool],
+                 may_step: Callable[[str, str], bool] | None = None,
+                 until: Callable[[str], bool] | None = None) -> BridgeWalk:
+    """``bridge_reach`` breadth first, keeping the way: the landings in the order found (all of
+    them, or up to the first that ``until`` accepts), the pieces crossed, and a shortest bridge to
+    each landing."""
+    neighbours = board.neighbours
+    came_from: dict[str, str] = {}
+    crossed: list[str] = []
+    landings: list[str] = []
+    queue = [start]
+    for here in queue:  # the queue grows as the walk goes
+        for there in neighbours[here]:
+            if there == start or there in came_from or (may_step is not None and not may_step(here, there)):
+                continue
+            if not occupied(there):
+                if here != start:  # at least one piece must be passed over
+                    came_from[there] = here
+                    landings.append(there)
+                    if until is not None and until(there):
+                        return BridgeWalk(start, came_from, tuple(crossed), tuple(landings))
+            elif may_cross(there):
+                came_from[there] = here
+                crossed.append(there)
+                queue.append(there)
+    return BridgeWalk(start, came_from, tuple(crossed), tuple(landings))

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from engine.core import TERMINAL, Content, Game, Move, Option, OptionError, Outcome, PositionError
-from engine.games.groups_of_three import UNLIMITED, Add, CompartmentState, Step, load_layout
+from engine.games.groups_of_three import MOVEMENT_KEYS, UNLIMITED, Add, CompartmentState, Step, load_layout
 
 PIECE = "piece"
 BOOK_PIECES = 40
@@ -31,6 +31,7 @@ class FullHouse(Game):
     }
     #: Colours are ignored: every piece is the same, shown in natural wood.
     pieces: ClassVar[dict[str, str]] = {PIECE: "#c8a165"}
+    position_keys = (*MOVEMENT_KEYS, "moves")
 
     @property
     def num_players(self) -> int:
@@ -53,7 +54,7 @@ class FullHouse(Game):
         state.reserve[0] = self.target - len(start)
         return state
 
-    def state_from_position(self, position: dict[str, Any]) -> FullHouseState:
+    def _read_position(self, position: dict[str, Any]) -> FullHouseState:
         state = FullHouseState(self)
         state._load_movement(position, self.target)
         moves = position.get("moves", 0)

@@ -34,6 +34,8 @@ from engine.geometry import GeometryError
 
 DATA_FILE = Path(__file__).parent / "data" / "groups_of_three.json"
 PIECES_PER_COLOUR = 10
+#: The position keys of the pieces' movement, shared with the Full House puzzle.
+MOVEMENT_KEYS = ("pieces", "reserve", "borne_off", "pending_adds")
 #: Steps available when nothing limits them (the Full House puzzle).
 UNLIMITED = sys.maxsize
 
@@ -335,8 +337,6 @@ class CompartmentState(State):
 
     def _load_movement(self, position: dict[str, Any], pieces_per_colour: int) -> None:
         """Set pieces, reserves and pending adds from a position, checking each value."""
-        if not isinstance(position, dict):
-            raise PositionError("a Groups-of-Three position must be an object")
         layout, colour_index = self.layout, {c: k for k, c in enumerate(self.colours)}
         pieces = position.get("pieces")
         if not isinstance(pieces, dict):
@@ -390,6 +390,7 @@ class GroupsOfThree(Game):
         "players": Option(2, (2, 3, 4), "number of players; with two, each commands two colours"),
     }
     pieces: ClassVar[dict[str, str]] = dict(DISPLAY)
+    position_keys = (*MOVEMENT_KEYS, "turn", "points")
 
     @property
     def num_players(self) -> int:
@@ -416,7 +417,7 @@ class GroupsOfThree(Game):
             state.reserve[k] = PIECES_PER_COLOUR - state.on_board[k]
         return state
 
-    def state_from_position(self, position: dict[str, Any]) -> GroupsOfThreeState:
+    def _read_position(self, position: dict[str, Any]) -> GroupsOfThreeState:
         state = GroupsOfThreeState(self)
         state._load_movement(position, PIECES_PER_COLOUR)
         state._load_turn(position)

@@ -74,6 +74,7 @@ class Hexover(TwoColourGame):
     title = "Hexover"
     board_name = "hexover"
     colours = COLOURS
+    position_keys = ("board", "to_move")
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -88,9 +89,9 @@ class Hexover(TwoColourGame):
         assert isinstance(board, HexBoard)
         return self.state_from_position({"board": board.setup, "to_move": COLOURS[0]})
 
-    def state_from_position(self, position: dict[str, Any]) -> HexoverState:
+    def _read_position(self, position: dict[str, Any]) -> HexoverState:
         t = self.tables
-        if not isinstance(position, dict) or not isinstance(position.get("board", {}), dict):
+        if not isinstance(position.get("board", {}), dict):
             raise PositionError('a Hexover position is {"board": {cell: "white"/"black"/null}, "to_move": colour}')
         cells = [EMPTY] * len(t.cells)
         for cell, content in position.get("board", {}).items():

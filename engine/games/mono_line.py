@@ -97,6 +97,7 @@ class MonoLine(Game):
                        "may claim the win, friendly warns and asks to take back or end the turn"),
     }
     pieces: ClassVar[dict[str, str]] = {colour: DISPLAY[colour] for seat in seats(2) for colour in seat}
+    position_keys = ("pieces", "to_move", "pending", "claimed_by")
 
     @property
     def num_players(self) -> int:
@@ -129,7 +130,7 @@ class MonoLine(Game):
     def new_initial_state(self) -> MonoLineState:
         return MonoLineState(self)
 
-    def state_from_position(self, position: dict[str, Any]) -> MonoLineState:
+    def _read_position(self, position: dict[str, Any]) -> MonoLineState:
         return MonoLineState.from_position(self, position)
 
     def player_name(self, player: int) -> str:

@@ -6,8 +6,9 @@ covered centre intersection), a roll of two dice for a budget of points, then an
 moves within it: Over-Pass (1) over a bridge of pieces not of the moving piece's
 colour, Trade (1) of two pieces of different colours resting on parallel lines, Slide
 (2) one step outward, Exit (1) of one's own colour from an exit point.  The turn ends,
-with the Center Square empty, by the ``end`` button.  The first to bring home all
-their pieces wins.  Rule readings are recorded in ``docs/rules.md``.
+with the Center Square empty, by the ``end`` button; no move may leave it impossible to
+empty (``overpass_centre``).  The first to bring home all their pieces wins.  Rule
+readings are recorded in ``docs/rules.md``.
 
 The position is a plain dict point -> colour; the rule tables (exit points, trade
 partners, outward steps, every move value) are made once per board, so generating a
@@ -18,8 +19,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
@@ -42,8 +43,9 @@ from engine.core import (
     PositionError,
     State,
 )
-from engine.games.bridges import bridge_destinations, bridge_reach
+from engine.games.bridges import BridgeWalk, bridge_destinations, walk_bridges
 from engine.games.dice import DIE_FACES, ROLLS, Roll
+from engine.games.overpass_centre import ClearingBounds, clearing_plan, moves_keeping_a_plan
 from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
 
 LAYOUT_FILE = Path(__file__).parent / "data" / "overpass.json"
@@ -70,7 +72,18 @@ class Enter(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class OverPassMove(Move):
+class BoardMove(Move):
+    """A move on the board, paid from the turn's points.  Its fields are intersections, and
+    ``points`` lists them: the Center Square rule asks it of every move of a turn, so it is kept."""
+
+    points: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "points", tuple(getattr(self, f.name) for f in fields(self) if f.init))
+
+
+@dataclass(frozen=True, slots=True)
+class OverPassMove(BoardMove):
     """Over a bridge of pieces to an empty intersection; the path leaves no trace, so (from, to) names it."""
 
     start: str
@@ -82,7 +95,7 @@ class OverPassMove(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Trade(Move):
+class Trade(BoardMove):
     """Two pieces of different colours on parallel lines swap places (``a`` first in board order)."""
 
     a: str
@@ -94,7 +107,7 @@ class Trade(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Slide(Move):
+class Slide(BoardMove):
     """One step outward along a line onto an empty intersection."""
 
     start: str
@@ -106,7 +119,7 @@ class Slide(Move):
 
 
 @dataclass(frozen=True, slots=True)
-class Exit(Move):
+class Exit(BoardMove):
     """The mover's own piece off an exit point onto their home pile."""
 
     point: str
@@ -129,13 +142,13 @@ class EndTurn(Move):
 
 @dataclass(frozen=True, slots=True)
 class ReturnCenter(Move):
-    """No move can empty the Center Square: its piece goes back to its reserve and the turn ends."""
+    """No moves within the points left can empty the Center Square: its piece goes back to its
+    reserve and the turn ends."""
 
     cost: ClassVar[int] = 0
 
     def __str__(self) -> str:
         return "return"
-
 
 
 #: The moves of the phases that do not depend on the board.
@@ -246,6 +259,7 @@ class OverPass(Game):
                        "two-player game: exit all pieces of one of your colours, or of both, to win"),
     }
     pieces: ClassVar[dict[str, str]] = dict(DISPLAY)
+    position_keys = ("turn", "phase", "roll", "budget", "board", "reserve", "home")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -285,8 +299,8 @@ class OverPass(Game):
         done = [home[c] == self.layout.pieces_per_colour for c in self.seats[player]]
         return all(done) if self.options["goal"] == "both" else any(done)
 
-    def state_from_position(self, position: dict[str, Any]) -> OverPassState:
-        return _read_position(self, position)
+    def _read_position(self, position: dict[str, Any]) -> OverPassState:
+        return _state_at(self, position)
 
 
 class OverPassState(State):
@@ -308,6 +322,9 @@ class OverPassState(State):
         #: daemon, ``apply`` and a search ask for them again and again.
         self._moves: list[Move] | None = None
         self._by_text: dict[str, Move] | None = None
+        #: What the Center Square search proved this turn (see ``overpass_centre``): shared by
+        #: the turn's positions, since within one roll the board alone decides it.
+        self.clearing_bounds: ClearingBounds = {}
 
     # -- whose turn ------------------------------------------------------------
 
@@ -347,56 +364,86 @@ class OverPassState(State):
         return self._moves
 
     def _turn_moves(self) -> list[Move]:
-        tables, cells, budget = self.game.tables, self.cells, self.budget
-        moves: list[Move] = []
-        center_can_empty = False
-        if budget >= 1:
-            may_exit = self.exits_allowed()
-            reaches = self._over_pass_reaches()
-            for point, reach in reaches.items():
-                if point in tables.exits and may_exit and cells[point] == self.colour:
-                    moves.append(tables.exit_moves[point])
-                over_pass = tables.over_passes[point]
-                moves.extend(over_pass[end] for end in reach)
-                if budget >= 2:  # a Slide the same as an Over-Pass is left to the cheaper Over-Pass
-                    moves.extend(slide for slide in tables.slides[point]
-                                 if cells[slide.end] is None and slide.end not in reach)
-                if point == CENTER and (reach or budget >= 2 and any(
-                        cells[slide.end] is None for slide in tables.slides[point])):
-                    center_can_empty = True
-            tradeable = [point for point in reaches if point not in tables.exits]
-            for i, a in enumerate(tradeable):
-                colour, trade_with = cells[a], tables.trades[a]
-                moves.extend(trade_with[b] for b in tradeable[i + 1:] if b in trade_with and cells[b] != colour)
-        if cells[CENTER] is None:
+        """The board moves that keep the Center Square emptiable, then ``end`` once it is empty;
+        every board move and ``return`` when nothing can empty it."""
+        plan = clearing_plan(self, self.budget)
+        if plan is None:
+            return [*self.board_moves(), ReturnCenter()]
+        moves: list[Move] = list(moves_keeping_a_plan(self, self.board_moves(), plan))
+        if self.cells[CENTER] is None:
             moves.append(EndTurn())
-        elif not center_can_empty:
-            moves.append(ReturnCenter())
         return moves
 
-    def _over_pass_reaches(self) -> dict[str, Iterable[str]]:
-        """Each piece the mover may move, in board order, with where it can Over-Pass to.
+    def board_moves(self, pieces: Container[str] | None = None) -> list[BoardMove]:
+        """The moves within the points left that move a piece standing on ``pieces`` (any piece
+        when None), before the Center Square rule."""
+        tables, cells, budget = self.game.tables, self.cells, self.budget
+        moves: list[BoardMove] = []
+        if budget < 1:
+            return moves
+        movable = self._movable()
+        may_exit = self.exits_allowed()
+        reaches = self._over_pass_reaches(movable if pieces is None else [p for p in movable if p in pieces])
+        for point, reach in reaches.items():
+            if point in tables.exits and may_exit and cells[point] == self.colour:
+                moves.append(tables.exit_moves[point])
+            over_pass = tables.over_passes[point]
+            moves.extend(over_pass[end] for end in reach)
+            if budget >= 2:  # a Slide the same as an Over-Pass is left to the cheaper Over-Pass
+                moves.extend(slide for slide in tables.slides[point]
+                             if cells[slide.end] is None and slide.end not in reach)
+        tradeable = [point for point in movable if point not in tables.exits]
+        for i, a in enumerate(tradeable):
+            colour, trade_with = cells[a], tables.trades[a]
+            partners = tradeable[i + 1:]
+            if pieces is not None and a not in pieces:
+                partners = [b for b in partners if b in pieces]
+            moves.extend(trade_with[b] for b in partners if b in trade_with and cells[b] != colour)
+        return moves
+
+    def _movable(self) -> list[str]:
+        """The pieces the mover may move, in board order: any piece but another player's on an exit point."""
+        cells, exits, owner, player = self.cells, self.game.tables.exits, self.game.owner, self.current_player
+        return [p for p in self.game.tables.points
+                if cells[p] is not None and (p not in exits or owner[cells[p]] == player)]
+
+    def _over_pass_reaches(self, starts: list[str]) -> dict[str, Iterable[str]]:
+        """Each of ``starts`` (movable pieces, in board order) with where it can Over-Pass to.
 
         The pieces of one colour share their bridges, so they are searched together; a
         piece on an exit point, held to the perimeter, is searched alone.
         """
-        tables, cells = self.game.tables, self.cells
-        player, owner, exits = self.current_player, self.game.owner, tables.exits
+        tables, cells, exits = self.game.tables, self.cells, self.game.tables.exits
         occupied = cells.__getitem__  # a piece code is truthy, an empty point None
-        movable = [p for p in tables.points
-                   if cells[p] is not None and (p not in exits or owner[cells[p]] == player)]
         by_colour: dict[str, list[str]] = {}
-        for point in movable:
+        for point in starts:
             if point not in exits:
                 by_colour.setdefault(cells[point], []).append(point)
         found: dict[str, Iterable[str]] = {}
-        for colour, starts in by_colour.items():
-            found.update(bridge_destinations(tables.board, starts, occupied, lambda q, own=colour: cells[q] != own))
-        for point in movable:
+        for colour, same in by_colour.items():
+            found.update(bridge_destinations(tables.board, same, occupied, lambda q, own=colour: cells[q] != own))
+        for point in starts:
             if point in exits:
-                found[point] = bridge_reach(tables.board, point, occupied,
-                                            lambda q, own=cells[point]: cells[q] != own, tables.along_perimeter)
-        return {point: found[point] for point in movable}
+                found[point] = self.bridge_walk(point).landings
+        return {point: found[point] for point in starts}
+
+    def bridge_walk(self, start: str, until: Callable[[str], bool] | None = None) -> BridgeWalk:
+        """The bridges open to the piece on ``start`` (over pieces not of its colour, along the
+        perimeter only from an exit point), walked up to the landing ``until`` accepts."""
+        tables, cells = self.game.tables, self.cells
+        colour = cells[start]
+        return walk_bridges(tables.board, start, cells.__getitem__, lambda q: cells[q] != colour,
+                            tables.along_perimeter if start in tables.exits else None, until)
+
+    def relies_on(self, move: BoardMove) -> frozenset[str]:
+        """The intersections ``move`` needs as they are: those it changes, a bridge for an
+        Over-Pass, and every exit point for an Exit (any Exit changes the home pile, and so
+        whether this one wins)."""
+        if isinstance(move, OverPassMove):
+            return frozenset((*move.points, *self.bridge_walk(move.start, move.end.__eq__).path_to(move.end)))
+        if isinstance(move, Exit):
+            return self.game.tables.exits
+        return frozenset(move.points)
 
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text``; a Slide that an Over-Pass also makes names the Over-Pass."""
@@ -432,13 +479,13 @@ class OverPassState(State):
     # -- playing ---------------------------------------------------------------
 
     def _snapshot(self) -> Any:
-        return (self.cells.copy(), self.reserve.copy(), self.home.copy(),
-                self.turn, self.phase, self.roll, self.budget, self._moves, self._by_text)
+        return (self.cells.copy(), self.reserve.copy(), self.home.copy(), self.turn, self.phase, self.roll,
+                self.budget, self._moves, self._by_text, self.clearing_bounds)
 
     def _restore(self, snapshot: Any) -> None:
         """Back to the saved position, with its moves if they were listed (a search pops a lot)."""
         (self.cells, self.reserve, self.home, self.turn, self.phase, self.roll, self.budget,
-         self._moves, self._by_text) = snapshot
+         self._moves, self._by_text, self.clearing_bounds) = snapshot
 
     def _play(self, move: Move) -> None:
         self._moves = self._by_text = None
@@ -458,6 +505,7 @@ class OverPassState(State):
             self.roll = (move.low, move.high)
             self.budget = move.low + move.high
             self.phase = MOVE
+            self.clearing_bounds = {}  # the roll fixes what the turn's moves are
         elif isinstance(move, Enter):
             cells[CENTER] = self.colour
             self.reserve[self.colour] -= 1
@@ -501,15 +549,9 @@ class OverPassState(State):
         }
 
 
-def _read_position(game: OverPass, position: dict[str, Any]) -> OverPassState:
+def _state_at(game: OverPass, position: dict[str, Any]) -> OverPassState:
     """Build a state from ``OverPassState.position()`` data, refusing what the rules cannot reach."""
-    if not isinstance(position, dict):
-        raise PositionError("an Over-Pass position must be an object with turn, phase, roll, budget, "
-                            "board, reserve and home")
     colours = game.turn_colours
-    unknown = set(position) - {"turn", "phase", "roll", "budget", "board", "reserve", "home"}
-    if unknown:
-        raise PositionError(f"unknown position key(s) {', '.join(sorted(unknown))}")
     turn = position.get("turn")
     if turn not in colours:
         raise PositionError(f"turn={turn!r}: give the colour to move, one of {', '.join(colours)}")

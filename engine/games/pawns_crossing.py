@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from engine.boards import load_board
 from engine.boards.pawns_layout import PawnsBoard
 from engine.core import (CHANCE, TERMINAL, Content, Footprint, Game, Move, Option, OptionError, Outcome,
-                         PositionError, State)
+                         PositionError, State, refuse_unknown_keys)
 from engine.games.pawns_setup import (ACE, NULL, SEATS, Layout, colour_of, deal, layout_json, read_layout,
                                       tile_name)
 
@@ -114,6 +114,8 @@ class EndTurn(Move):
 
 
 PHASES = ("place", "choose", "dice", "tokens", "pawns", "over")
+#: The keys of a position's "turn" object.
+TURN_KEYS = ("phase", "player", "dice", "moved", "pawn_moved", "arrived", "last_slide", "winner")
 
 #: Every slide, mapped to the slide that undoes it (the same line pushed from the other end).
 REVERSE: dict[Slide, Slide] = {
@@ -136,6 +138,7 @@ class PawnsCrossing(Game):
                                                      "shortest ace-to-destination totals"),
     }
     pieces: ClassVar[dict[str, str]] = dict(BOARD.equipment.suits)
+    position_keys = ("seats", "order", "tiles", "dominoes", "pusher", "tokens", "pawns", "turn")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
@@ -158,9 +161,7 @@ class PawnsCrossing(Game):
     def new_initial_state(self) -> PawnsState:
         return PawnsState(self, deal(BOARD, self.num_players, self.options["seed"], self.options["fair_colours"]))
 
-    def state_from_position(self, position: dict[str, Any]) -> PawnsState:
-        if not isinstance(position, dict):
-            raise PositionError("position: must be an object (see PawnsState.position())")
+    def _read_position(self, position: dict[str, Any]) -> PawnsState:
         state = PawnsState(self, read_layout(BOARD, self.num_players, position))
         read_turn(state, position.get("turn"))
         return state
@@ -542,8 +543,8 @@ class PawnsState(State):
 def read_turn(state: PawnsState, raw: object) -> None:
     """Set where the turn stands from a position's "turn" object, checking it against the layout."""
     if not isinstance(raw, dict):
-        raise PositionError('position: "turn" must be an object with phase, player, dice, moved, '
-                            'pawn_moved, arrived, last_slide and winner')
+        raise PositionError(f'position: "turn" must be an object with {", ".join(TURN_KEYS)}')
+    refuse_unknown_keys(raw, TURN_KEYS, 'position: "turn"')
     phase, player = raw.get("phase"), raw.get("player")
     if phase not in PHASES:
         raise PositionError(f"position: turn phase {phase!r} is not one of {', '.join(PHASES)}")

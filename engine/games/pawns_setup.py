@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.boards.pawns_layout import Equipment, PawnsBoard
-from engine.core import PositionError
+from engine.core import PositionError, refuse_unknown_keys
 
 #: The null token: a wild card for any of its colour's destination tiles.
 NULL = 0
@@ -214,6 +214,7 @@ def _read_dominoes(board: PawnsBoard, data: dict[str, Any]) -> tuple[dict[str, D
         raise PositionError(f"position: dominoes must fill exactly the slots of the board; check {odd[:4]}")
     dominoes = {slot: _pips(raw[slot], f"domino {slot}", top) for slot in board.slots}
     pusher_data = _get(data, "pusher", dict, 'an object {"domino": [a, b], "at": place or null}')
+    refuse_unknown_keys(pusher_data, ("domino", "at"), 'position: "pusher"')
     pusher = _pips(pusher_data.get("domino"), "the pusher", top)
     pusher_at = pusher_data.get("at")
     if pusher_at is not None and pusher_at not in board.pusher_places:
@@ -241,6 +242,7 @@ def _read_tokens(board: PawnsBoard, players: int, colours: list[str], pusher_at:
             if at is not None and (not isinstance(at, str) or at not in spaces):
                 raise PositionError(f"position: token {token} needs {{\"value\": v, \"at\": space or null}} with "
                                     f"a tile place or an active half-domino, not {json.dumps(entry)}")
+            refuse_unknown_keys(entry, ("value", "at"), f"position: token {token}")
             values[token], where[token] = entry.get("value"), at
         found = [value for token, value in values.items() if colour_of(token) == colour]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in found) or sorted(found) != sorted(expected):

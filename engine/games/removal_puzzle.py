@@ -61,6 +61,7 @@ class RemovalPuzzle(Game):
 
     board_name = "overpass"
     pieces: ClassVar[dict[str, str]] = {PIECE: "#8d6e63"}
+    position_keys = ("pieces",)
     #: The file in ``engine/games/data`` holding the named layouts.
     layout_file: ClassVar[str]
     #: Whether the last piece must stand on the centre to win (otherwise the centre is the ideal).
@@ -155,8 +156,8 @@ class RemovalPuzzle(Game):
     def new_initial_state(self) -> RemovalPuzzleState:
         return RemovalPuzzleState(self, self.start_mask)
 
-    def state_from_position(self, position: dict[str, Any]) -> RemovalPuzzleState:
-        pieces = position.get("pieces") if isinstance(position, dict) else None
+    def _read_position(self, position: dict[str, Any]) -> RemovalPuzzleState:
+        pieces = position.get("pieces")
         if not isinstance(pieces, list) or not all(isinstance(p, str) for p in pieces):
             raise PositionError(f'{self.name}: a position is {{"pieces": [intersection, ...]}}, e.g. ["p1", "center"]')
         unknown = [p for p in pieces if p not in self.index]

@@ -128,6 +128,7 @@ class SquareOff(TwoColourGame):
         "first_player": Option("black", COLOURS, "the colour of the youngest player, who places first"),
     }
     colours = COLOURS
+    position_keys = ("board", "in_hand", "to_move", "captures_owed", "unformed")
 
     @property
     def locations(self) -> tuple[str, ...]:
@@ -141,8 +142,8 @@ class SquareOff(TwoColourGame):
         first = COLOURS.index(self.options["first_player"])
         return SquareOffState(self, [EMPTY] * len(self.locations), (PIECES_EACH, PIECES_EACH), first)
 
-    def state_from_position(self, position: dict[str, Any]) -> SquareOffState:
-        return _read_position(self, position)
+    def _read_position(self, position: dict[str, Any]) -> SquareOffState:
+        return _state_at(self, position)
 
 
 class SquareOffState(State):
@@ -321,11 +322,9 @@ def _win(winner: int, reason: str) -> Outcome:
     return Outcome((winner,), reason, (returns[0], returns[1]))
 
 
-def _read_position(game: SquareOff, position: dict[str, Any]) -> SquareOffState:
+def _state_at(game: SquareOff, position: dict[str, Any]) -> SquareOffState:
     """Check a JSON position against the rules and set it up."""
     t = game.tables
-    if not isinstance(position, dict):
-        raise PositionError("a Square Off position must be an object with board, in_hand and to_move")
     board = position.get("board", {})
     if not isinstance(board, dict):
         raise PositionError('"board" must map points ("p1", ...) to "black", "white" or null')

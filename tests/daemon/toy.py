@@ -101,6 +101,7 @@ class ToyGame(Game):
         "plies": Option(24, (8, 12, 24, 40), "moves after which the game ends in a draw"),
     }
     pieces: ClassVar[dict[str, str]] = {"black": "#222222", "white": "#f4f1e8"}
+    position_keys = ("contents", "hand", "to_move", "mover", "pips", "plies")
 
     @property
     def num_players(self) -> int:
@@ -113,7 +114,7 @@ class ToyGame(Game):
     def new_initial_state(self) -> ToyState:
         return ToyState(self, {loc: None for loc in self.locations}, [self.options["hand"]] * 2, CHANCE, 0, 0, 0)
 
-    def state_from_position(self, position: dict[str, Any]) -> ToyState:
+    def _read_position(self, position: dict[str, Any]) -> ToyState:
         contents = {loc: position.get("contents", {}).get(loc) for loc in self.locations}
         if any(c not in (None, *COLOURS) for c in contents.values()):
             raise PositionError("toy: contents must be black, white or empty")

@@ -1,11 +1,12 @@
-"""bridge_reach: the Over-Pass move's destinations and last-passed pieces, on the real board."""
+"""bridge_reach and walk_bridges: the Over-Pass move's destinations, last-passed pieces and ways
+there, on the real board."""
 
 import random
 
 import pytest
 
 from engine.boards import load_board
-from engine.games.bridges import bridge_destinations, bridge_reach
+from engine.games.bridges import bridge_destinations, bridge_reach, walk_bridges
 
 BOARD = load_board("overpass")
 
@@ -32,6 +33,18 @@ def brute_force(start, occupied, blocked):
 
     walk(start, frozenset())
     return {p: frozenset(s) for p, s in result.items()}
+
+
+def pieces_away(start, occupied, crossable):
+    """How many pieces a bridge from ``start`` crosses, at the fewest, to reach each crossable piece."""
+    depth, frontier, crossed = {}, [start], 0
+    while frontier:
+        crossed += 1
+        frontier = list(dict.fromkeys(there for here in frontier for there in BOARD.neighbours[here]
+                                      if there != start and there not in depth and there in occupied
+                                      and crossable(there)))
+        depth.update(dict.fromkeys(frontier, crossed))
+    return depth
 
 
 def test_one_piece_passed_over_along_a_line():
@@ -93,6 +106,37 @@ def test_agrees_with_every_simple_path(seed):
         expected = brute_force(start, occupied, blocked)
         got = bridge_reach(BOARD, start, occupied.__contains__, lambda p: p not in blocked)
         assert got == expected
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_walk_finds_the_same_landings_each_by_a_shortest_bridge(seed):
+    rng = random.Random(seed)
+    points = BOARD.points
+    occupied = set(rng.sample(points, rng.randint(5, 30)))
+    blocked = set(rng.sample(sorted(occupied), len(occupied) // 4))
+    crossable = lambda p: p not in blocked
+    for start in sorted(occupied)[:8]:
+        walk = walk_bridges(BOARD, start, occupied.__contains__, crossable)
+        lasts = bridge_reach(BOARD, start, occupied.__contains__, crossable)
+        assert set(walk.landings) == set(lasts)
+        for landing in walk.landings:
+            path = walk.path_to(landing)
+            steps = list(zip((start, *path), (*path, landing)))
+            assert path and all(b in BOARD.neighbours[a] for a, b in steps)
+            assert all(p in occupied and crossable(p) and p != start for p in path)
+            assert path[-1] in lasts[landing]
+            depth = pieces_away(start, occupied, crossable)
+            assert len(path) == min(depth[p] for p in BOARD.neighbours[landing] if p in depth)
+
+
+def test_a_walk_stops_at_the_first_landing_it_is_told_to():
+    # p9 over p1: p5, p8 next to p1; over p1 and center: p2, p3, p4 behind
+    found = walk_bridges(BOARD, "p9", {"p9", "p1", "center"}.__contains__, lambda p: True)
+    assert set(found.landings) == {"p5", "p8", "p2", "p3", "p4"}
+    first = walk_bridges(BOARD, "p9", {"p9", "p1", "center"}.__contains__, lambda p: True, until=lambda p: True)
+    assert len(first.landings) == 1 and first.path_to(first.landings[0]) == ("p1",)
+    assert walk_bridges(BOARD, "p9", {"p9", "p1", "center"}.__contains__, lambda p: True,
+                        until="p3".__eq__).path_to("p3") == ("p1", "center")
 
 
 @pytest.mark.parametrize("seed", range(40))

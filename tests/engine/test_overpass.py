@@ -193,6 +193,96 @@ def test_no_return_while_a_move_can_empty_the_center_square():
     assert texts(setup(board, roll=(1, 2), budget=0)) == {"return"}
 
 
+#: Black on the centre, boxed in by black on the four spoke ends: no move of its own leaves.
+BOXED = {"center": "black", "p1": "black", "p2": "black", "p3": "black", "p4": "black"}
+
+
+def test_no_return_when_two_moves_empty_the_center_square_and_only_moves_towards_that_are_legal():
+    # a Trade puts white on the centre (or on a spoke end), then an Over-Pass leaves over black;
+    # a Slide (2 points) or anything else leaves no point for the way out
+    state = setup({**BOXED, "p25": "white"}, roll=(1, 1))
+    assert texts(state) == {"T p25=center", "T p1=p25", "T p2=p25", "T p3=p25", "T p4=p25"}
+    state.apply("T p25=center")  # 1 point left: only the way out
+    assert texts(state) == {f"O center-p{n}" for n in range(5, 13)}
+
+
+def test_points_spent_elsewhere_may_not_leave_the_center_square_occupied():
+    # the way out is a Slide onto p4 (2 points); a Slide of p60 first would leave 1
+    state = setup({"center": "black", "p1": "black", "p2": "black", "p3": "black", "p60": "white"}, roll=(1, 2))
+    assert "S p60-p67" not in texts(state) and "return" not in texts(state)
+    with pytest.raises(IllegalMoveError):
+        state.apply("S p60-p67")
+    assert texts(state) == {"S center-p4", "T p1=p60", "T p2=p60", "T p3=p60", "T p60=center"}
+    state.apply("T p1=p60")  # 2 points left: Slide out, or Over-Pass over the white p1 now
+    assert {"S center-p4", "O center-p5", "O center-p8", "O center-p9"} <= texts(state)
+    assert "S p60-p67" not in texts(state)
+    state.apply("O center-p9")
+    assert "end" in texts(state)
+
+
+def test_pieces_of_every_colour_may_open_the_way_but_points_spent_elsewhere_may_not():
+    board = {**{p: "red" for p in BOXED}, "p25": "white", "p60": "blue", "p61": "black"}
+    state = setup(board, turn="red", roll=(1, 1))
+    others = {"p25", "p60", "p61"}
+    assert texts(state) == ({f"T {p}=center" for p in others}
+                            | {f"T {spoke}={p}" for spoke in ("p1", "p2", "p3", "p4") for p in others})
+    assert {"T p25=p60", "T p60=p61"} <= {str(m) for m in state.board_moves()}, "trades elsewhere: not legal"
+    assert {"T p25=p60", "T p60=p61"} <= texts(setup(board, turn="red", roll=(1, 2))), "legal with a point spare"
+
+
+def test_a_piece_moved_off_the_bridges_edge_frees_a_landing_for_the_way_out():
+    # black's bridge out is the white p1-p5-p8, walled in by black; a black wall piece leaving
+    # over the white ring (p13..p16) frees its place, and the centre piece lands there
+    board = {"center": "black", "p1": "white", **dict.fromkeys(("p2", "p3", "p4", "p9", "p10", "p11", "p12"), "black"),
+             **dict.fromkeys(("p5", "p6", "p7", "p8", "p13", "p14", "p15", "p16"), "white")}
+    state = setup(board, roll=(1, 1))
+    assert texts(state) == {f"O {wall}-{landing}" for wall, landings in (
+        ("p9", ("p17", "p18", "p23", "p24")), ("p10", ("p17", "p18", "p19", "p20")),
+        ("p12", ("p21", "p22", "p23", "p24"))) for landing in landings}
+    state.apply("O p10-p19")
+    assert texts(state) == {"O center-p10"}
+
+
+def test_return_only_when_no_sequence_of_moves_within_the_points_empties_the_center_square():
+    spoke_slides = {"S p1-p5", "S p1-p8", "S p1-p9", "S p2-p5", "S p2-p6", "S p2-p10",
+                    "S p3-p6", "S p3-p7", "S p3-p11", "S p4-p7", "S p4-p8", "S p4-p12"}
+    # a spoke end slides away (2), then the centre piece slides after it (2): 4 points
+    assert texts(setup(BOXED, roll=(1, 2))) == spoke_slides | {"return"}
+    assert texts(setup(BOXED, roll=(2, 2))) == spoke_slides
+    state = setup(BOXED, roll=(2, 2))
+    state.apply("S p1-p9")
+    assert texts(state) == {"S center-p1"}
+
+
+def test_a_piece_on_an_exit_point_cannot_open_the_way_for_another_player():
+    # never traded, moved only by its owner: the white piece on p97 is no help to black
+    assert "return" in texts(setup({**BOXED, "p97": "white"}, roll=(1, 2)))
+    assert "return" not in texts(setup({**BOXED, "p33": "white"}, roll=(1, 2)))
+
+
+def test_too_few_points_left_for_the_way_out_let_the_piece_return():
+    # the only way out is a Slide (2 points); with 1 left any move may still be made, then return
+    board = {"center": "black", "p1": "black", "p2": "black", "p3": "black", "p60": "white"}
+    assert texts(setup(board, roll=(1, 2), budget=1)) == {"T p1=p60", "T p2=p60", "T p3=p60", "T p60=center",
+                                                            "return"}
+
+
+def test_a_move_onto_the_empty_center_square_needs_points_to_leave_it_again():
+    board = {"p9": "white", "p1": "black"}
+    assert "O p9-center" in texts(setup(board, roll=(1, 1)))
+    assert "O p9-center" not in texts(setup(board, roll=(1, 1), budget=1))
+
+
+def test_the_exit_that_wins_is_legal_with_the_center_square_occupied():
+    # the game ends at once: no turn ends, so nothing is left to empty
+    board = {"center": "white", "p97": "black"}
+    assert "X p97" in texts(setup(board, roll=(1, 1), home={"black": 9}))
+    assert "X p97" not in texts(setup(board, roll=(1, 1), home={"black": 8})), "the Slide out needs both points"
+    state = setup(board, roll=(1, 1), home={"black": 9})
+    state.apply("X p97")
+    assert state.outcome().winners == (0,)
+
+
 # -- moving the pieces ---------------------------------------------------------
 
 
@@ -352,7 +442,8 @@ def test_trade_through_the_hidden_spokes():
 
 def test_a_trade_takes_the_movers_own_colour_out_of_a_bridge():
     # "If you want to use the Over-Pass move, but your own pieces are in the pathway, use a Trade"
-    state = setup({"p9": "black", "p1": "black", "p26": "white"}, roll=(1, 1))
+    # three points: the Trade, the Over-Pass onto the centre, and one left to leave it again
+    state = setup({"p9": "black", "p1": "black", "p26": "white"}, roll=(1, 2))
     assert "O p9-center" not in texts(state)
     state.apply("T p1=p26")
     assert "O p9-center" in texts(state)

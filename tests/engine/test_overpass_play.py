@@ -166,6 +166,64 @@ def test_most_whole_games_end():
     assert sum(whole_game(*config)[0].is_terminal() for config in CONFIGS) >= 2
 
 
+def can_empty_the_center_square(state, seen):
+    """Whether some sequence of moves within the points left empties the Center Square: every
+    sequence tried (a win ends a line of play), the reference for the engine's search."""
+    if state.cells[CENTER] is None:
+        return True
+    key = (tuple(state.cells.values()), state.budget)
+    if key not in seen:
+        seen[key] = False
+        for move in state.board_moves():
+            state.push(move)
+            seen[key] = not state.is_terminal() and can_empty_the_center_square(state, seen)
+            state.pop()
+            if seen[key]:
+                break
+    return seen[key]
+
+
+def small_random_position(rng):
+    """A few pieces around the Center Square, often of its piece's colour on the spoke ends
+    (so that the way out takes several moves), now and then one on an exit point, after a roll
+    with up to 3 points left."""
+    game = OverPass()
+    tables = game.tables
+    near = [p for p in tables.points if max(map(abs, tables.board.xy(p))) <= 2 and p != CENTER]
+    board = {p: rng.choice(game.turn_colours) for p in rng.sample(near, rng.randint(3, 6))}
+    board |= {p: rng.choice(game.turn_colours) for p in rng.sample(sorted(tables.exits), rng.randint(0, 1))}
+    if rng.random() < 0.8:
+        board[CENTER] = rng.choice(game.turn_colours)
+        board |= {p: board[CENTER] for p in tables.board.neighbours[CENTER] if rng.random() < 0.7}
+    on_board = Counter(board.values())
+    roll = sorted(rng.choices(range(1, 7), k=2))
+    return game.state_from_position({
+        "turn": rng.choice(game.turn_colours), "phase": "move", "roll": roll, "budget": rng.randint(0, min(3, sum(roll))),
+        "board": board, "reserve": {c: 10 - on_board[c] for c in game.turn_colours},
+        "home": dict.fromkeys(game.turn_colours, 0)})
+
+
+def test_the_center_square_rule_agrees_with_trying_every_sequence_of_moves():
+    """``return`` exactly when nothing empties the centre; otherwise exactly the moves after
+    which something still can (or that win)."""
+    rng = random.Random("center square")
+    returns = 0
+    for _ in range(200):
+        state, seen = small_random_position(rng), {}
+        moves = {str(m) for m in state.legal_moves}
+        possible = can_empty_the_center_square(state, seen)
+        expected = set()
+        for move in state.board_moves():
+            state.push(move)
+            if not possible or state.is_terminal() or can_empty_the_center_square(state, seen):
+                expected.add(str(move))
+            state.pop()
+        expected.add("end" if state.cells[CENTER] is None else "return" if not possible else None)
+        assert moves == expected - {None}, state.position()
+        returns += not possible
+    assert 10 < returns < 190, "both kinds of position are tried"
+
+
 @pytest.mark.parametrize("record", RECORDS, ids=lambda p: p.stem)
 def test_golden_records_replay_move_by_move(record):
     data = json.loads(record.read_text())

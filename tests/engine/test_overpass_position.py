@@ -34,7 +34,7 @@ def test_a_mid_turn_position_round_trips():
 
 
 @pytest.mark.parametrize("changes, message", [
-    ({"colour": "black"}, "unknown position key"),
+    ({"colour": "black"}, "overpass position: unknown key 'colour'; it takes turn, phase, roll, budget, board"),
     ({"turn": "green"}, "turn='green'"),
     ({"phase": "dance"}, "phase='dance'"),
     ({"board": {"p200": "black"}}, "'p200' is not an intersection"),

@@ -153,6 +153,9 @@ def domino_swapped_for_a_big_six(pos):
     (lambda p: p["turn"].update(last_slide="slide row9 east"), "last_slide"),
     (lambda p: p["turn"].update(phase="over", winner=0), "game is over"),
     (lambda p: p.pop("turn"), '"turn" must be an object'),
+    (lambda p: p["turn"].update(moves=1), '"turn": unknown key \'moves\'; it takes phase, player, dice'),
+    (lambda p: p["pusher"].update(place="push-w1"), '"pusher": unknown key \'place\'; it takes domino, at'),
+    (lambda p: p["tokens"]["red-a"].update(colour="red"), "token red-a: unknown key 'colour'; it takes value, at"),
     (lambda p: p["turn"].update(player=1 - p["order"][0]), "the player to place"),
     (lambda p: p["turn"].update(phase="tokens", player=0, dice={}), "nothing is left to do"),
 ])

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from engine import CHANCE, TERMINAL, Footprint, available_games, state_from_json
+from engine import CHANCE, TERMINAL, Footprint, PositionError, available_games, state_from_json
 
 GAMES = available_games()
 #: Every state is checked in full, so the budget is in games and states; each game's own tests play thousands more.
@@ -71,3 +71,20 @@ def test_random_playouts_keep_the_contract(name):
                 state.apply(rng.choices(outcomes, weights)[0])
             else:
                 state.apply(rng.choice(list(state.legal_moves)))
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_position_with_a_key_the_game_does_not_take_is_refused_naming_the_keys_it_takes(name):
+    game = GAMES[name]()
+    saved = game.new_initial_state().to_json()
+    position = saved["position"]
+    keys = ", ".join(position)
+    # the audit's case: the board given under another name was read as an empty board
+    for wrong in ({**position, "cells": next(iter(position.values()))}, {"cells": next(iter(position.values()))}):
+        with pytest.raises(PositionError, match=f"{name} position: unknown key 'cells'; it takes {keys}$"):
+            game.state_from_position(wrong)
+    with pytest.raises(PositionError, match="saved position: unknown key 'cells'; it takes game, options, position"):
+        state_from_json({**saved, "cells": position})
+    with pytest.raises(PositionError, match=f"{name} position: give an object with the keys {keys}$"):
+        game.state_from_position(list(position))
+    assert game.position_keys == tuple(position), "position_keys lists what position() writes"
