@@ -34,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="address to listen on (default 127.0.0.1; any other needs a token)")
     web.add_argument("--port", type=int, default=8300, help="port (default 8300)")
     web.add_argument("--token", help="the token the page asks for on the network (default: a random one, printed)")
+    web.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                     help="another name the page may be opened by, such as the Pi's name on your network "
+                          "(repeat for more)")
     run.set_defaults(handler=run_daemon)
 
 
@@ -48,24 +51,28 @@ def run_daemon(args: argparse.Namespace) -> int:
     from firmware_host.daemon import Daemon
     daemon = Daemon.from_config(config)
     if args.web:
-        start_mirror(daemon, args.listen, args.port, args.token)
+        start_mirror(daemon, args.listen, args.port, args.token, args.allow_host)
     daemon.run()
     return 0
 
 
-def start_mirror(daemon: Daemon, host: str, port: int, token: str | None) -> None:
-    """Serve the read-only page from a thread of its own; the daemon keeps the main thread."""
+def start_mirror(daemon: Daemon, host: str, port: int, token: str | None, allow_hosts: list[str]) -> None:
+    """Serve the read-only page from a thread of its own; the daemon keeps the main thread.
+
+    The port is bound here, before the daemon starts: a port in use stops ``run`` with
+    one line instead of leaving a daemon running without its page.
+    """
     import asyncio
     import threading
 
     from firmware_host.web.mirror import MirrorSession
-    from firmware_host.web.serve import access_token, serve
+    from firmware_host.web.serve import Listener
 
+    listener = Listener(host, port, token=token, allow_hosts=allow_hosts)
     mirror = MirrorSession(daemon)
-    token = access_token(host, token)
 
     async def main() -> None:
         mirror.attach(asyncio.get_running_loop())
-        await serve(mirror, host, port, read_only=True, token=token)
+        await listener.serve(mirror, read_only=True)
 
     threading.Thread(target=asyncio.run, args=(main(),), name="web-mirror", daemon=True).start()
