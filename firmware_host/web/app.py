@@ -51,7 +51,8 @@ def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> St
         sender = asyncio.create_task(_push_views(websocket, session, read_only))
         try:
             while (message := await websocket.receive())["type"] != "websocket.disconnect":
-                reply = handle_message(session, message.get("text", message.get("bytes")), read_only)
+                frame = message.get("text") or message.get("bytes") or ""  # a text frame, or a binary one
+                reply = handle_message(session, frame, read_only)
                 if reply:
                     await websocket.send_text(json.dumps(reply))
         except WebSocketDisconnect:

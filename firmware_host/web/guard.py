@@ -116,12 +116,16 @@ class GuardMiddleware:
 
 
 def _address(netloc: str) -> tuple[str, int] | None:
-    """``name:port`` (or ``[v6]:port``, or a name alone on port 80) as (lower-case name, port)."""
+    """``name:port`` (or ``[v6]:port``, or a name alone on port 80) as (lower-case name, port);
+    None for anything else (a path, a user, a port that is no number)."""
     try:
         split = urlsplit(f"//{netloc}")
-        return (split.hostname, split.port or 80) if split.hostname else None
+        port = split.port or 80
     except ValueError:
         return None
+    if not split.hostname or split.netloc != netloc or "@" in netloc:
+        return None
+    return split.hostname, port
 
 
 def _same_origin(origin: str, host: str) -> bool:

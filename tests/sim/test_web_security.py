@@ -87,15 +87,20 @@ def test_a_program_sends_no_origin_and_may_use_the_board(served):
     "evil.example:{port}",  # a name rebound to 127.0.0.1
     "localhost.evil.example:{port}",
     "127.0.0.1:9",  # the right name, another port
-    "",
 ])
 def test_a_rebound_name_gets_403_and_a_refused_socket(served, host):
     sim = served("squareoff")
     host = host.format(port=sim.port)
     assert get(sim, host) == (403, f"{host!r} {HOST_REFUSED}")
     assert get(sim, host, "/static/app.js")[0] == 403
-    if host:
-        assert talk(sim, host) == ("refused", (REFUSED, f"{host!r} {HOST_REFUSED}"[:123]))
+    assert talk(sim, host) == ("refused", (REFUSED, f"{host!r} {HOST_REFUSED}"[:123]))
+
+
+@pytest.mark.parametrize("host", ["evil.example@127.0.0.1:{port}", "127.0.0.1:{port}/x", "127.0.0.1:x", ""])
+def test_a_host_that_is_not_a_name_and_a_port_gets_403(served, host):
+    sim = served("squareoff")
+    host = host.format(port=sim.port)
+    assert get(sim, host) == (403, f"{host!r} {HOST_REFUSED}")
 
 
 def test_on_the_network_the_machine_answers_to_its_addresses_its_names_and_the_names_given(served):
