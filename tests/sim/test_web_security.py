@@ -10,6 +10,7 @@ import websockets
 
 from firmware_host.web.guard import REFUSED, Guard
 
+TOKEN_REFUSED = "a token is needed: open the address printed by gameboard"
 HOST_REFUSED = "is not an address of this board: open the address gameboard printed, or add the name with --allow-host"
 
 
@@ -117,14 +118,36 @@ def test_on_the_network_the_machine_answers_to_its_addresses_its_names_and_the_n
                                             f"open the address gameboard printed"))
 
 
+def test_a_page_on_the_network_needs_the_token(served):
+    sim = served("squareoff", token="s3cret")
+    host = f"127.0.0.1:{sim.port}"
+    assert get(sim, host) == (403, TOKEN_REFUSED)
+    assert get(sim, host, "/?token=s3cret")[0] == 200
+    assert talk(sim, host) == ("refused", (REFUSED, TOKEN_REFUSED))
+    assert talk(sim, host, query="?token=s3cret") == ("view", {"p1": "black"})
+
+
+def test_a_token_that_is_not_ascii_is_compared_as_bytes(served):
+    """A non-ASCII token once raised TypeError in compare_digest: HTTP 500 and a traceback."""
+    sim = served("squareoff", token="s3cret")
+    host = f"127.0.0.1:{sim.port}"
+    assert get(sim, host, "/?token=%C3%A9") == (403, TOKEN_REFUSED)
+    assert talk(sim, host, query="?token=%C3%A9") == ("refused", (REFUSED, TOKEN_REFUSED))
+
+    accented = served("squareoff", token="é")
+    assert accented.listener.address.endswith("/?token=%C3%A9")
+    host = f"127.0.0.1:{accented.port}"
+    assert get(accented, host, "/?token=%C3%A9")[0] == 200
+    assert talk(accented, host, query="?token=%C3%A9") == ("view", {"p1": "black"})
+
+
 def test_on_the_network_an_allowed_name_still_needs_the_token(served):
     sim = served("squareoff", listen="0.0.0.0", token="s3cret")
     host = f"192.0.2.7:{sim.port}"
-    assert get(sim, host) == (403, "a token is needed: open the address printed by gameboard")
-    assert get(sim, host, "/?token=wrong") == (403, "a token is needed: open the address printed by gameboard")
+    assert get(sim, host) == (403, TOKEN_REFUSED)
+    assert get(sim, host, "/?token=wrong") == (403, TOKEN_REFUSED)
     assert get(sim, host, "/static/app.js")[0] == 200  # the page's assets hold nothing of the game
-    assert talk(sim, host, origin=f"http://{host}") == (
-        "refused", (REFUSED, "a token is needed: open the address printed by gameboard"))
+    assert talk(sim, host, origin=f"http://{host}") == ("refused", (REFUSED, TOKEN_REFUSED))
     assert sim.call(lambda: dict(sim.session.mock.contents)) == {}
 
 
