@@ -41,7 +41,7 @@ class Session(Protocol):
 
 
 def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> Starlette:
-    """The ASGI app serving the page, its assets and the websocket, to whom the guard lets through."""
+    """The ASGI app serving the page, its assets and the websocket to the requests the guard lets through."""
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")

@@ -83,13 +83,16 @@ def test_malformed_fields_get_an_error_and_the_connection_stays(served):
     """The audit's messages once raised TypeError and dropped the connection."""
     sim = served("squareoff")
     _, answers = exchange(sim.url, [{"type": "click", "loc": [1]}, {"type": "click", "loc": {"a": 1}},
-                                    {"type": "take", "piece": [1]}, b"\xff", {"type": "take", "piece": "black"},
-                                    {"type": "drop", "piece": "black"}], replies=5)
+                                    {"type": "take", "piece": [1]}, b"\xff", "[" * 100_000, "1" * 5000,
+                                    {"type": "take", "piece": "black"}, {"type": "drop", "piece": "black"}],
+                          replies=7)
     assert [a["message"] for a in answers] == [
         'a click action needs "loc" as a string',
         'a click action needs "loc" as a string',
         'a take action needs "piece" as a string',
-        "not a JSON message",
+        "not a JSON message",  # a binary frame, not UTF-8
+        "not a JSON message",  # nested too deep for the parser
+        "not a JSON message",  # a number too long to convert
         'a drop action has no "piece"; its fields: none',
     ]
     assert sim.call(lambda: [held.piece for held in sim.session.hand]) == ["black"]
