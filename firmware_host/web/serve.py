@@ -51,8 +51,6 @@ def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
         return socket.create_server((host, port), family=family)
-    except OverflowError:
-        raise GameboardError(f"--port {port} is not a port number (0-65535)") from None
     except OSError as exc:
         if exc.errno == errno.EADDRINUSE:
             raise GameboardError(f"port {port} is in use by another program: choose another with --port") from None

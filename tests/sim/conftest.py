@@ -1,6 +1,7 @@
 """A simulator served on a free port, in a thread of its own."""
 
 import asyncio
+import socket
 import threading
 import time
 
@@ -9,6 +10,13 @@ import pytest
 from firmware_host.sim import SimSession
 from firmware_host.web.app import create_app
 from firmware_host.web.serve import Listener
+
+
+def free_port() -> int:
+    """A port free a moment ago, for a command that must be given one."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class Served:

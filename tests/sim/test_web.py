@@ -2,7 +2,6 @@
 
 import asyncio
 import json
-import re
 import signal
 import socket
 import subprocess
@@ -26,6 +25,7 @@ from hal.clock import ManualClock
 from hal.dice import RandomDice
 from hal.mock import MockBoard
 from tests.daemon.test_service import MOCK_CONFIG
+from tests.sim.conftest import free_port
 from wiring.model import straight_wiring
 
 
@@ -172,12 +172,13 @@ def test_the_mirror_shows_what_the_daemon_shows_and_takes_no_action(tmp_path):
 def test_gameboard_run_web_serves_the_mirror(tmp_path):
     config = tmp_path / "gameboard.toml"
     config.write_text(MOCK_CONFIG)
-    process = subprocess.Popen([COMMAND, "run", "--config", str(config), "--web", "--port", "0"],
+    port = free_port()
+    process = subprocess.Popen([COMMAND, "run", "--config", str(config), "--web", "--port", str(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        while not (opened := re.fullmatch(r"gameboard: open (http://127\.0\.0\.1:\d+/)\n", process.stdout.readline())):
-            assert process.poll() is None, process.stderr.read()
-        first, answers = exchange(opened[1], [{"type": "take", "piece": "black"}], 1)
+        while (line := process.stdout.readline()) != f"gameboard: open http://127.0.0.1:{port}/\n":
+            assert line, process.stderr.read()  # another line may come first; the end of output may not
+        first, answers = exchange(f"http://127.0.0.1:{port}/", [{"type": "take", "piece": "black"}], 1)
         assert first["view"]["read_only"] is True and first["view"]["game"] == "squareoff"
         assert first["view"]["status"] == "black to move"
         assert answers[0]["message"] == "this page mirrors a real board: play on the board"
@@ -214,15 +215,11 @@ def test_run_web_on_a_port_in_use_stops_before_the_daemon_runs(tmp_path, taken_p
                                f"choose another with --port\n")
 
 
-@pytest.mark.parametrize("host, port, message", [
-    ("127.0.0.1", 99999, "--port 99999 is not a port number (0-65535)"),
-    ("192.0.2.1", 0, "cannot listen on 192.0.2.1 port 0 (Cannot assign requested address): "
-                     "choose another --listen or --port"),
-])
-def test_a_port_or_address_that_cannot_be_listened_on_is_one_line(host, port, message):
+def test_an_address_that_is_not_this_machines_is_one_line():
     with pytest.raises(GameboardError) as refusal:
-        Listener(host, port)
-    assert str(refusal.value) == message
+        Listener("192.0.2.1", 8300)
+    assert str(refusal.value) == ("cannot listen on 192.0.2.1 port 8300 (Cannot assign requested address): "
+                                  "choose another --listen or --port")
 
 
 @pytest.mark.parametrize("options, message", [
