@@ -173,6 +173,9 @@ class Game(ABC):
         self.options: dict[str, Any] = {}
         for key, spec in self.options_spec.items():
             value = options.get(key, spec.default)
+            if type(value) is not type(spec.default):  # 2.0 or True for a count, a list for a name
+                raise OptionError(f"{self.name}: option {key}={value!r} is of the wrong kind: its default is "
+                                  f"{spec.default!r}")
             if spec.choices and value not in spec.choices:
                 raise OptionError(f"{self.name}: option {key}={value!r} is not one of "
                                   f"{', '.join(map(repr, spec.choices))}")

@@ -39,6 +39,28 @@ class SimError(GameboardError, ValueError):
     """An action the simulated hands cannot do; the message says why."""
 
 
+#: The actions of the page (each carried out by ``SimSession._<action>``), their fields and
+#: the JSON kind each takes (every one required, but a new game's options).  The page is
+#: not trusted: a field of another kind is refused before anything happens.
+ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "click": {"loc": (str,)}, "flip": {"loc": (str,)}, "take": {"piece": (str,)}, "drop": {},
+    "button": {"name": (str,)}, "dice": {"text": (str,)}, "noise": {"on": (bool,)},
+    "new_game": {"game": (str,), "options": (dict, type(None))}, "play": {"text": (str,)},
+}
+KIND_NAMES = {str: "a string", bool: "true or false", dict: "an object"}
+
+
+def check_fields(kind: str, action: dict[str, Any]) -> None:
+    """Refuse an action with a field it does not have, or one of the wrong kind."""
+    fields = ACTION_FIELDS[kind]
+    unknown = sorted(action.keys() - fields.keys() - {"type"})
+    if unknown:
+        raise SimError(f'a {kind} action has no "{unknown[0]}"; its fields: {", ".join(fields) or "none"}')
+    for name, kinds in fields.items():
+        if not isinstance(action.get(name), kinds):
+            raise SimError(f'a {kind} action needs "{name}" as {KIND_NAMES[kinds[0]]}')
+
+
 @dataclass(frozen=True)
 class Held:
     """A piece in hand, and where it was lifted from (None: taken from the box)."""
@@ -113,21 +135,17 @@ class SimSession:
     # -- actions --------------------------------------------------------------------------
 
     def act(self, action: dict[str, Any]) -> None:
-        """Carry out one action from the page."""
-        kind = action.get("type")
-        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-            "click": self._click, "flip": self._flip, "take": self._take, "drop": self._drop,
-            "button": self._button, "dice": self._dice, "noise": self._noise, "new_game": self._new_game,
-            "play": self._play,
-        }
-        if kind not in handlers:
-            raise SimError(f"unknown action {kind!r}; actions: {', '.join(handlers)}")
-        handlers[kind](action)
+        """Carry out one action from the page (by the method named after it), once its fields are checked."""
+        kind = action["type"]
+        if kind not in ACTION_FIELDS:
+            raise SimError(f"unknown action {kind!r}; actions: {', '.join(ACTION_FIELDS)}")
+        check_fields(kind, action)
+        getattr(self, f"_{kind}")(action)
         self.step()
         self._changed()
 
     def _location(self, action: dict[str, Any]) -> str:
-        location = action.get("loc")
+        location = action["loc"]
         if location not in self.wiring.channel_of:
             raise SimError(f"{location!r} is not a location of this board")
         return location
@@ -170,7 +188,7 @@ class SimSession:
         self.mock.flip(location, codes[(codes.index(content) + 1) % len(codes)])
 
     def _take(self, action: dict[str, Any]) -> None:
-        piece = action.get("piece")
+        piece = action["piece"]
         if piece not in self.daemon.state.game.pieces:
             raise SimError(f"the box holds no {piece!r} pieces")
         self.hand.append(Held(piece, None))
@@ -182,7 +200,7 @@ class SimSession:
         self.hand.pop()
 
     def _button(self, action: dict[str, Any]) -> None:
-        name = action.get("name")
+        name = action["name"]
         if name not in BUTTONS:
             raise SimError(f"no button {name!r}; buttons: {', '.join(BUTTONS)}")
         self.mock.buttons.press(name)
@@ -190,21 +208,18 @@ class SimSession:
     def _dice(self, action: dict[str, Any]) -> None:
         if not isinstance(self.dice, EnteredDice):
             raise SimError("the daemon rolls the dice here; start with --entered-dice to enter them")
-        self.dice.enter(str(action.get("text", "")))
+        self.dice.enter(action["text"])
 
     def _play(self, action: dict[str, Any]) -> None:
         """A move no sensor or button makes (a claim, a declaration), by its notation."""
-        self.daemon.play(str(action.get("text", "")))
+        self.daemon.play(action["text"])
 
     def _noise(self, action: dict[str, Any]) -> None:
-        self.noise = bool(action.get("on"))
+        self.noise = action["on"]
         self.mock.noise = Noise.realistic() if self.noise else Noise()
 
     def _new_game(self, action: dict[str, Any]) -> None:
-        options = action.get("options") or {}
-        if not isinstance(options, dict):
-            raise SimError('options are a JSON object, e.g. {"players": 2}')
-        self.start(str(action.get("game")), options)
+        self.start(action["game"], action.get("options") or {})
 
     # -- what the page shows ------------------------------------------------------------
 

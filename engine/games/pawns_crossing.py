@@ -142,8 +142,6 @@ class PawnsCrossing(Game):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        if not isinstance(self.options["seed"], int) or isinstance(self.options["seed"], bool):
-            raise OptionError(f"{self.name}: option seed must be a whole number, not {self.options['seed']!r}")
         if self.options["fair_colours"] and self.options["players"] != 2:
             raise OptionError(f"{self.name}: fair_colours is a 2-player option; drop it or set players=2")
         missing = {c for seat in SEATS[self.num_players] for c in seat} - set(BOARD.equipment.suits)

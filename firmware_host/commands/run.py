@@ -20,6 +20,7 @@ from wiring.model import Wiring
 
 if TYPE_CHECKING:
     from firmware_host.daemon import Daemon
+    from firmware_host.web.serve import Listener
 
 
 def default_config() -> Path:
@@ -46,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="address to listen on (default 127.0.0.1; any other needs a token)")
     web.add_argument("--port", type=port_number, default=8300, help="port (default 8300)")
     web.add_argument("--token", help="the token the page asks for on the network (default: a random one, printed)")
+    web.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                     help="another name the page may be opened by, such as the Pi's name on your network "
+                          "(repeat for more)")
     run.set_defaults(handler=run_daemon)
 
 
@@ -56,13 +60,17 @@ def run_daemon(args: argparse.Namespace) -> int:
         print(f"{config.path}: ok: {describe(config, wiring)}")
         return 0
     from firmware_host.daemon import Daemon
+    from firmware_host.web.serve import Listener
+
+    # The page's port first: one in use stops run before any hardware opens.
+    listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host) if args.web else None
     daemon = Daemon.from_config(config)
     print(f"gameboard run: {describe(config, wiring)}; {log_place()}", file=sys.stderr, flush=True)
     printer = StatusPrinter()
     printer(daemon.snapshot())
     daemon.subscribe(printer)
-    if args.web:
-        start_mirror(daemon, args.listen, args.port, args.token)
+    if listener is not None:
+        start_mirror(daemon, listener)
     daemon.run()
     return 0
 
@@ -109,19 +117,18 @@ class StatusPrinter:
             self.shown = text
 
 
-def start_mirror(daemon: Daemon, host: str, port: int, token: str | None) -> None:
-    """Serve the read-only page from a thread of its own; the daemon keeps the main thread."""
+def start_mirror(daemon: Daemon, listener: Listener) -> None:
+    """Serve the read-only page on ``listener`` (its port already bound) from a thread of its own; the daemon
+    keeps the main thread."""
     import asyncio
     import threading
 
     from firmware_host.web.mirror import MirrorSession
-    from firmware_host.web.serve import access_token, serve
 
     mirror = MirrorSession(daemon)
-    token = access_token(host, token)
 
     async def main() -> None:
         mirror.attach(asyncio.get_running_loop())
-        await serve(mirror, host, port, read_only=True, token=token)
+        await listener.serve(mirror, read_only=True)
 
     threading.Thread(target=asyncio.run, args=(main(),), name="web-mirror", daemon=True).start()

@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     sim.add_argument("--token", help="the token the page asks for when listening on the network "
                                      "(default: a fresh random one, printed)")
+    sim.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                     help="another name the page may be opened by, such as the Pi's name on your network "
+                          "(repeat for more)")
     sim.add_argument("--noise", action="store_true", help="realistic sensor noise: bounce, slides, bumps")
     sim.add_argument("--entered-dice", action="store_true", help="enter the dice on the page instead of rolling")
     sim.add_argument("--seed", type=int, help="seed for the dice and the noise")
@@ -40,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_sim(args: argparse.Namespace) -> int:
     from firmware_host.sim import SimSession
     from firmware_host.validation import cannot_write
-    from firmware_host.web.serve import access_token, serve
+    from firmware_host.web.serve import Listener
 
     try:
         options = json.loads(args.options)
@@ -52,12 +55,12 @@ def run_sim(args: argparse.Namespace) -> int:
     problem = cannot_write(journal)
     if problem:
         raise GameboardError(f"cannot keep the journal: {problem}; give --journal a file in a folder you can write")
-    token = access_token(args.listen, args.token)
 
     async def main() -> None:
         session = SimSession(args.game, options, journal=journal, noise=args.noise,
                              entered_dice=args.entered_dice, seed=args.seed)
-        await serve(session, args.listen, args.port, read_only=False, token=token, alongside=session.run())
+        listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
+        await listener.serve(session, read_only=False, alongside=session.run())
 
     asyncio.run(main())
     return 0

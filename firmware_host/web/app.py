@@ -2,23 +2,26 @@
 
 One page serves both jobs.  In the simulator it is the board: a click lifts or
 places a piece, as a hand would.  Beside a real board (``gameboard run --web``) it
-is a read-only mirror.  A network listener needs a token; localhost does not.
+is a read-only mirror.  Who may reach it is the guard's business (``guard.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hmac
 import json
 from pathlib import Path
 from typing import Any, Protocol
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from engine.errors import GameboardError
+from firmware_host.web.guard import Guard, GuardMiddleware
 
 STATIC = Path(__file__).parent / "static"
 
@@ -30,37 +33,30 @@ class Session(Protocol):
         """Everything the page shows, JSON-ready (including the board drawing as SVG)."""
 
     def act(self, action: dict[str, Any]) -> None:
-        """Carry out a person's action; raises GameboardError with a message to show."""
+        """Carry out a person's action, a JSON object with a string "type" and fields not yet
+        checked; raises GameboardError with a message to show."""
 
     def changed(self) -> asyncio.Event:
         """An event set whenever the view changes (a new one after each wait)."""
 
 
-def create_app(session: Session, *, read_only: bool = False, token: str | None = None) -> Starlette:
-    """The ASGI app serving the page, its assets and the websocket."""
-
-    def allowed(params: Any) -> bool:
-        return token is None or hmac.compare_digest(params.get("token", ""), token)
+def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> Starlette:
+    """The ASGI app serving the page, its assets and the websocket to the requests the guard lets through."""
 
     async def index(request: Request) -> Response:
-        if not allowed(request.query_params):
-            return PlainTextResponse("a token is needed: open the address printed by gameboard", status_code=403)
         return FileResponse(STATIC / "index.html")
 
     async def socket(websocket: WebSocket) -> None:
-        if not allowed(websocket.query_params):
-            await websocket.close(code=4403)
-            return
         await websocket.accept()
         sender = asyncio.create_task(_push_views(websocket, session, read_only))
         try:
-            while True:
-                message = await websocket.receive_text()
-                reply = handle_message(session, message, read_only)
+            while (message := await websocket.receive())["type"] != "websocket.disconnect":
+                frame = message.get("text") or message.get("bytes") or ""  # a text frame, or a binary one
+                reply = handle_message(session, frame, read_only)
                 if reply:
                     await websocket.send_text(json.dumps(reply))
         except WebSocketDisconnect:
-            pass
+            pass  # the page went away while a reply was on its way
         finally:
             sender.cancel()
 
@@ -69,7 +65,7 @@ def create_app(session: Session, *, read_only: bool = False, token: str | None =
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=guard)])
 
 
 async def _push_views(websocket: WebSocket, session: Session, read_only: bool) -> None:
@@ -81,13 +77,11 @@ async def _push_views(websocket: WebSocket, session: Session, read_only: bool) -
         await event.wait()
 
 
-def handle_message(session: Session, message: str, read_only: bool) -> dict[str, Any] | None:
+def handle_message(session: Session, message: str | bytes, read_only: bool) -> dict[str, Any] | None:
     """Apply one message from the page; the reply (if any) is an error to show."""
-    from engine.errors import GameboardError
-
     try:
         action = json.loads(message)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, a number too long, nested too deep
         return {"type": "error", "message": "not a JSON message"}
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return {"type": "error", "message": 'a message needs a "type"'}

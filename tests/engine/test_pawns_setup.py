@@ -100,7 +100,9 @@ def test_colour_distances_count_tiles_away_ignoring_dominoes():
 
 @pytest.mark.parametrize("options, message", [
     ({"players": 3, "fair_colours": True}, "2-player option"),
-    ({"seed": "abc"}, "whole number"),
+    ({"seed": "abc"}, "seed='abc' is of the wrong kind: its default is 0"),
+    ({"players": 2.0}, "players=2.0 is of the wrong kind"),  # once a TypeError deep in the set-up
+    ({"fair_colours": 1}, "fair_colours=1 is of the wrong kind"),
     ({"players": 5}, "is not one of"),
 ])
 def test_bad_options_are_refused(options, message):

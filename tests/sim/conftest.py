@@ -1,4 +1,4 @@
-"""A simulator served on a free localhost port, in a thread of its own."""
+"""A simulator served on a free port, in a thread of its own."""
 
 import asyncio
 import socket
@@ -9,19 +9,24 @@ import pytest
 
 from firmware_host.sim import SimSession
 from firmware_host.web.app import create_app
+from firmware_host.web.serve import Listener
 
 
 def free_port() -> int:
+    """A port free a moment ago, for a command that must be given one."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
 class Served:
-    """A session and the address of its page; ``call`` runs code on the server's loop."""
+    """A session and the address of its page (on 127.0.0.1, without the token); ``call`` runs
+    code on the server's loop."""
 
-    def __init__(self, session: SimSession, url: str, loop: asyncio.AbstractEventLoop) -> None:
-        self.session, self.url, self.loop = session, url, loop
+    def __init__(self, session: SimSession, listener: Listener, loop: asyncio.AbstractEventLoop) -> None:
+        self.session, self.listener, self.loop = session, listener, loop
+        self.port = listener.guard.port
+        self.url = f"http://127.0.0.1:{self.port}/"
 
     def call(self, fn):
         return asyncio.run_coroutine_threadsafe(_async(fn), self.loop).result(5)
@@ -33,27 +38,28 @@ async def _async(fn):
 
 @pytest.fixture
 def served(tmp_path):
-    """``served(game, **session_options)`` -> a running simulator, stopped after the test."""
+    """``served(game, options, *, token, read_only, listen, allow_hosts, **session_options)`` -> a running
+    simulator, served as ``gameboard sim`` serves it, stopped after the test."""
     import uvicorn
 
     started = []
 
-    def start(game="overpass", options=None, *, token=None, read_only=False, **kwargs):
-        port = free_port()
+    def start(game="overpass", options=None, *, token=None, read_only=False, listen="127.0.0.1", allow_hosts=(),
+              **kwargs):
+        listener = Listener(listen, 0, token=token, allow_hosts=allow_hosts)
         ready = threading.Event()
         box = {}
 
         def serve():
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
-            session = SimSession(game, options, journal=tmp_path / f"journal-{port}.sqlite3", **kwargs)
-            server = uvicorn.Server(uvicorn.Config(create_app(session, read_only=read_only, token=token),
-                                                   host="127.0.0.1", port=port, log_level="warning",
-                                                   lifespan="off"))
+            session = SimSession(game, options, journal=tmp_path / f"journal-{listener.guard.port}.sqlite3", **kwargs)
+            app = create_app(session, read_only=read_only, guard=listener.guard)
+            server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
             box.update(session=session, server=server, loop=loop)
             stepping = loop.create_task(session.run())
             ready.set()
-            loop.run_until_complete(server.serve())
+            loop.run_until_complete(server.serve(sockets=[listener.socket]))
             stepping.cancel()
             loop.run_until_complete(asyncio.gather(stepping, return_exceptions=True))
             loop.close()
@@ -65,7 +71,7 @@ def served(tmp_path):
         while not box["server"].started and time.monotonic() < deadline:
             time.sleep(0.02)
         started.append((box["server"], thread))
-        return Served(box["session"], f"http://127.0.0.1:{port}/", box["loop"])
+        return Served(box["session"], listener, box["loop"])
 
     yield start
     for server, thread in started:

@@ -1,6 +1,8 @@
 """The simulator page in headless Chromium: an opening turn of Over-Pass played by clicks."""
 
+import http.server
 import shutil
+import threading
 import time
 
 import pytest
@@ -94,3 +96,69 @@ def test_opening_turn_of_overpass_by_clicks(served, page):
     assert str(state.history[3]) == "end"
     assert state.turn_piece() != mover
     page.wait_for_function(f"!document.querySelector('#turn').textContent.includes('({mover})')")
+
+
+def test_the_page_shows_an_error_reply_and_stays_live(served, page):
+    sim = served("squareoff")
+    page.goto(sim.url)
+    page.wait_for_selector("#board svg")
+    click(page, "p1")  # nothing in hand
+    page.wait_for_function("document.querySelector('#error').textContent !== ''")
+    assert page.locator("#error").inner_text() == "nothing in hand: click a piece to lift it, or take one from the box"
+    page.evaluate("socket.send(JSON.stringify({type: 'take', piece: [1]}))")  # once, a dropped connection
+    page.wait_for_function("document.querySelector('#error').textContent.startsWith('a take action')")
+    page.click('#tray button[data-piece="black"]')
+    page.wait_for_selector('#hand [data-piece="black"]')
+    assert page.locator("#connection").inner_text() == "live"
+
+
+@pytest.fixture
+def other_site():
+    """Another web site on this machine (its own port), serving a page that does nothing by itself."""
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<p>an ordinary page</p>")
+
+        def log_message(self, *args):
+            pass
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+        server.shutdown()
+
+
+def test_a_page_of_another_site_cannot_use_the_board(served, page, other_site):
+    """The browser sends the page's Origin; the server closes the socket before anything is done.
+
+    (Chromium itself now blocks a public site's socket to this machine, Local Network
+    Access; a page served on this machine or the local network it lets through.)
+    """
+    sim = served("squareoff")
+    page.goto(other_site)
+    code, reason = page.evaluate("""(url) => new Promise((resolve) => {
+        const ws = new WebSocket(url);
+        ws.onopen = () => {
+            ws.send(JSON.stringify({type: "take", piece: "black"}));
+            ws.send(JSON.stringify({type: "click", loc: "p1"}));
+        };
+        ws.onmessage = (event) => resolve([0, "served: " + event.data.slice(0, 20)]);
+        ws.onclose = (event) => resolve([event.code, event.reason]);
+    })""", sim.url.replace("http://", "ws://") + "ws")
+    assert (code, reason) == (4403, f"a page from {other_site!r} may not use this board: "
+                                    "open the address gameboard printed")
+    assert sim.call(lambda: dict(sim.session.mock.contents)) == {}
+
+
+def test_a_refused_page_says_why_instead_of_reconnecting(served, page):
+    """A page left open while the server restarted with a new token is refused for good."""
+    sim = served("squareoff", token="s3cret")
+    page.goto(sim.url + "?token=s3cret")
+    page.wait_for_selector("#board svg")
+    page.evaluate("history.replaceState(null, '', '/?token=old'); socket.close()")  # as if the token changed
+    page.wait_for_function("document.querySelector('#connection').textContent === 'refused'")
+    assert page.locator("#error").inner_text() == "a token is needed: open the address printed by gameboard"

@@ -1,13 +1,11 @@
-"""The web server's messages, its token and read-only mode, and the mirror of a running daemon."""
+"""The web server's messages, its tokens, read-only mode and port, and the mirror of a running daemon."""
 
 import asyncio
 import json
 import signal
+import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -15,12 +13,14 @@ import websockets
 
 from engine import new_game
 from engine.errors import GameboardError
+from engine.registry import GAMES
 from firmware_host.cli import main
 from firmware_host.config import Hal
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
 from firmware_host.web.mirror import MirrorSession
-from firmware_host.web.serve import access_token
+from firmware_host.web.guard import Guard
+from firmware_host.web.serve import Listener
 from hal.clock import ManualClock
 from hal.dice import RandomDice
 from hal.mock import MockBoard
@@ -29,15 +29,23 @@ from tests.sim.conftest import free_port
 from wiring.model import straight_wiring
 
 
-def exchange(url: str, messages: list[dict | str], replies: int = 0):
+COMMAND = str(Path(sys.executable).with_name("gameboard"))
+
+
+def socket_url(url: str) -> str:
+    """The page's websocket address for the page's address ``url``."""
+    page, _, query = url.partition("?")
+    return page.replace("http://", "ws://") + "ws" + (f"?{query}" if query else "")
+
+
+def exchange(url: str, messages: list[dict | str | bytes], replies: int = 0):
     """Open the page's websocket, read the first view, send the messages, read ``replies`` answers."""
     async def talk():
-        page, _, query = url.partition("?")
-        async with websockets.connect(page.replace("http://", "ws://") + "ws" + (f"?{query}" if query else "")) as ws:
+        async with websockets.connect(socket_url(url)) as ws:
             first = json.loads(await ws.recv())
             answers = []
             for message in messages:
-                await ws.send(message if isinstance(message, str) else json.dumps(message))
+                await ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
             while len(answers) < replies:
                 answer = json.loads(await asyncio.wait_for(ws.recv(), 5))
                 if answer["type"] == "error":
@@ -71,33 +79,64 @@ def test_bad_messages_get_an_error_and_change_nothing(served):
     assert sim.call(lambda: dict(sim.session.mock.contents)) == {}
 
 
+def test_malformed_fields_get_an_error_and_the_connection_stays(served):
+    """The audit's messages once raised TypeError and dropped the connection."""
+    sim = served("squareoff")
+    _, answers = exchange(sim.url, [{"type": "click", "loc": [1]}, {"type": "click", "loc": {"a": 1}},
+                                    {"type": "take", "piece": [1]}, b"\xff", "[" * 100_000, "1" * 5000,
+                                    {"type": "take", "piece": "black"}, {"type": "drop", "piece": "black"}],
+                          replies=7)
+    assert [a["message"] for a in answers] == [
+        'a click action needs "loc" as a string',
+        'a click action needs "loc" as a string',
+        'a take action needs "piece" as a string',
+        "not a JSON message",  # a binary frame, not UTF-8
+        "not a JSON message",  # nested too deep for the parser
+        "not a JSON message",  # a number too long to convert
+        'a drop action has no "piece"; its fields: none',
+    ]
+    assert sim.call(lambda: [held.piece for held in sim.session.hand]) == ["black"]
+
+
+def test_a_new_game_that_cannot_start_gets_an_error_and_the_game_goes_on(served):
+    sim = served("squareoff")
+    _, answers = exchange(sim.url, [
+        {"type": "new_game", "game": "chess"},
+        {"type": "new_game", "game": "overpass", "options": [2]},
+        {"type": "new_game", "game": "overpass", "options": {"players": 7}},
+        {"type": "new_game", "game": "overpass", "options": {"colours": 2}},
+        {"type": "new_game", "game": "pawns-crossing", "options": {"players": 2.0}},
+        {"type": "new_game", "game": "crooked-jumps", "options": {"layout": ["ring"]}},
+    ], replies=6)
+    assert [a["message"] for a in answers] == [
+        "unknown game 'chess'; games: " + ", ".join(GAMES),
+        'a new_game action needs "options" as an object',
+        "overpass: option players=7 is not one of 2, 3, 4",
+        "overpass: unknown option(s) colours; options: players, goal",
+        "pawns-crossing: option players=2.0 is of the wrong kind: its default is 2",
+        "crooked-jumps: option layout=['ring'] is of the wrong kind: its default is 'standard'",
+    ]
+    assert sim.call(lambda: sim.session.daemon.state.game.name) == "squareoff"
+
+
 def test_a_click_places_the_piece_in_hand_and_the_view_follows(served):
     sim = served("squareoff")
     exchange(sim.url, [{"type": "take", "piece": "black"}, {"type": "click", "loc": "p5"}])
     assert sim.call(lambda: dict(sim.session.mock.contents)) == {"p5": "black"}
 
 
-def test_a_page_on_the_network_needs_the_token(served):
-    sim = served("squareoff", token="s3cret")
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(sim.url)
-    assert refused.value.code == 403
-    assert urllib.request.urlopen(sim.url + "?token=s3cret").status == 200
-    with pytest.raises(websockets.exceptions.InvalidStatus, match="403"):
-        exchange(sim.url, [])
-    first, _ = exchange(sim.url + "?token=s3cret", [])
-    assert first["view"]["game"] == "squareoff"
-
-
 def test_localhost_needs_no_token_and_the_network_gets_a_fresh_one():
-    assert access_token("127.0.0.1", None) is None
-    assert access_token("localhost", None) is None
-    assert access_token("::1", None) is None
-    fresh = access_token("0.0.0.0", None)
-    assert fresh and fresh != access_token("0.0.0.0", None)
-    assert access_token("0.0.0.0", "mine") == "mine"
+    def token(listen, given):
+        return Guard.for_listener(listen, 8300, given).token
+
+    assert token("127.0.0.1", None) is None
+    assert token("localhost", None) is None
+    assert token("::1", None) is None
+    fresh = token("0.0.0.0", None)
+    assert fresh and fresh != token("0.0.0.0", None)
+    assert token("0.0.0.0", "mine") == "mine"
     with pytest.raises(GameboardError, match="not an IP address"):
-        access_token("board.local", None)
+        token("board.local", None)
 
 
 def test_a_read_only_page_refuses_every_action(served):
@@ -134,19 +173,12 @@ def test_gameboard_run_web_serves_the_mirror(tmp_path):
     config = tmp_path / "gameboard.toml"
     config.write_text(MOCK_CONFIG)
     port = free_port()
-    command = [str(Path(sys.executable).with_name("gameboard")), "run", "--config", str(config),
-               "--web", "--port", str(port)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([COMMAND, "run", "--config", str(config), "--web", "--port", str(port)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert process.stdout.readline().strip() == f"gameboard: open http://127.0.0.1:{port}/"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                first, answers = exchange(f"http://127.0.0.1:{port}/", [{"type": "take", "piece": "black"}], 1)
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the mirror never answered"
-                time.sleep(0.1)
+        while (line := process.stdout.readline()) != f"gameboard: open http://127.0.0.1:{port}/\n":
+            assert line, process.stderr.read()  # another line may come first; the end of output may not
+        first, answers = exchange(f"http://127.0.0.1:{port}/", [{"type": "take", "piece": "black"}], 1)
         assert first["view"]["read_only"] is True and first["view"]["game"] == "squareoff"
         assert first["view"]["status"] == "black to move"
         assert answers[0]["message"] == "this page mirrors a real board: play on the board"
@@ -155,6 +187,40 @@ def test_gameboard_run_web_serves_the_mirror(tmp_path):
     finally:
         process.kill()
         process.wait()
+
+
+@pytest.fixture
+def taken_port():
+    """A port another program listens on."""
+    with socket.create_server(("127.0.0.1", 0)) as other:
+        yield other.getsockname()[1]
+
+
+def test_sim_on_a_port_in_use_says_so_in_one_line_and_prints_no_address(tmp_path, capsys, taken_port):
+    assert main(["sim", "squareoff", "--port", str(taken_port), "--journal", str(tmp_path / "j.sqlite3")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"gameboard: error: port {taken_port} is in use by another program: choose another with --port\n"
+
+
+def test_run_web_on_a_port_in_use_stops_before_the_daemon_runs(tmp_path, taken_port):
+    """The page's server runs in a thread: its port is bound before the daemon starts, not left to fail there."""
+    config = tmp_path / "gameboard.toml"
+    config.write_text(MOCK_CONFIG)
+    finished = subprocess.run([COMMAND, "run", "--config", str(config), "--web", "--port", str(taken_port)],
+                              capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 2
+    assert "gameboard: open" not in finished.stdout
+    assert "Traceback" not in finished.stderr
+    assert finished.stderr.splitlines()[-1] == (f"gameboard: error: port {taken_port} is in use by another program: "
+                                                f"choose another with --port")
+
+
+def test_an_address_that_is_not_this_machines_is_one_line():
+    with pytest.raises(GameboardError) as refusal:
+        Listener("192.0.2.1", 8300)
+    assert str(refusal.value) == ("cannot listen on 192.0.2.1 port 8300 (Cannot assign requested address): "
+                                  "choose another --listen or --port")
 
 
 @pytest.mark.parametrize("options, message", [

@@ -3,6 +3,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const REFUSED = 4403;  // the server's close code for a page it does not serve (firmware_host/web/guard.py)
 let socket;
 let current = null;
 
@@ -10,9 +11,14 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws${location.search}`);
   socket.onopen = () => { $("connection").textContent = "live"; $("connection").classList.add("on"); };
-  socket.onclose = () => {
-    $("connection").textContent = "reconnecting";
+  socket.onclose = (event) => {
     $("connection").classList.remove("on");
+    if (event.code === REFUSED) {  // trying again would be refused again: say why
+      $("connection").textContent = "refused";
+      $("error").textContent = event.reason;
+      return;
+    }
+    $("connection").textContent = "reconnecting";
     setTimeout(connect, 1000);
   };
   socket.onmessage = (event) => {
