@@ -18,6 +18,7 @@ from firmware_host.cli import main
 from firmware_host.config import Hal
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
+from firmware_host.presenter import PALETTE
 from firmware_host.web.mirror import MirrorSession
 from firmware_host.web.guard import Guard
 from firmware_host.web.serve import Listener
@@ -166,6 +167,29 @@ def test_the_mirror_shows_what_the_daemon_shows_and_takes_no_action(tmp_path):
     assert view["log"] == ["p1"]
     assert 'data-piece="black"' in view["svg"]
     assert view["turn"] == state.game.player_name(1)
+    daemon.close()
+
+
+def test_the_page_says_when_the_board_cannot_see_and_shows_the_board_flashing(tmp_path):
+    clock = ManualClock()
+    state = new_game("squareoff")
+    wiring = straight_wiring(state.game.board)
+    mock = MockBoard(wiring, clock=clock)
+    daemon = Daemon(state.game, Hal(mock.sensors, mock.leds, mock.buttons, RandomDice(1)), wiring,
+                    Journal(tmp_path / "journal.sqlite3"), clock)
+    mirror = MirrorSession(daemon)
+    mock.unplug_sensors()
+    flashed = False
+    for _ in range(10):
+        clock.advance(0.1)
+        daemon.step()
+        flashed |= f"rgb{PALETTE['fault_sensors']}" in mirror.view()["svg"]
+    assert mirror.view()["status"] == "the board cannot see: the mock board's sensor cable is unplugged"
+    assert flashed
+    mock.repair_sensors()
+    clock.advance(0.1)
+    daemon.step()
+    assert mirror.view()["status"] == "black to move"
     daemon.close()
 
 
