@@ -54,3 +54,15 @@ def toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p20", "r
     for text in moves:
         person.play(daemon.state, daemon.state.parse_move(text))
     return daemon, mock, person
+
+
+def trade_awaiting_confirm(toy, hands, tmp_path):
+    """Black and white swap p1 and p9 by hand (a Trade, invisible to presence sensors): it waits for confirm."""
+    daemon, mock, person = toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p9", "roll 2"))
+    for location in ("p1", "p9"):
+        mock.lift(location)
+        person.run(0.1)
+    mock.place("p1", "white")
+    mock.place("p9", "black")
+    person.run(1.0)
+    return daemon, mock, person

@@ -128,13 +128,7 @@ def test_putting_the_previous_position_back_takes_the_move_back_in_the_journal_t
 
 
 def test_a_trade_waits_for_confirm_with_its_pieces_blinking(toy, hands, tmp_path, tables):
-    daemon, mock, person = tables.toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p9", "roll 2"))
-    for location in ("p1", "p9"):
-        mock.lift(location)
-        person.run(0.1)
-    mock.place("p1", "white")
-    mock.place("p9", "black")
-    person.run(1.0)
+    daemon, mock, person = tables.trade_awaiting_confirm(toy, hands, tmp_path)
     snapshot = daemon.snapshot()
     assert snapshot["status"] == "confirm" and snapshot["candidates"] == ["trade p1 p9"]
     assert "confirm" in snapshot["buttons"] and daemon.status_text() == "press confirm for trade p1 p9"

@@ -192,22 +192,10 @@ def test_a_silent_coprocessor_is_shown_and_the_daemon_resumes_when_it_speaks(toy
 # -- a confirm pressed during a bump ------------------------------------------------------------
 
 
-def trade_awaiting_confirm(toy, hands, tables, tmp_path):
-    """Black and white swap p1 and p9 (a Trade, invisible to presence sensors): it waits for confirm."""
-    daemon, mock, person = tables.toy_table(toy, hands, tmp_path, moves=("roll 2", "@p1", "roll 2", "@p9", "roll 2"))
-    for location in ("p1", "p9"):
-        mock.lift(location)
-        person.run(0.1)
-    mock.place("p1", "white")
-    mock.place("p9", "black")
-    person.run(0.5)
-    assert daemon.snapshot()["candidates"] == ["trade p1 p9"] and daemon.snapshot()["status"] == "confirm"
-    return daemon, mock, person
-
-
 def test_a_confirm_pressed_while_a_bump_disturbs_the_offer_makes_the_move_once_the_piece_is_back(
         toy, hands, tables, tmp_path):
-    daemon, mock, person = trade_awaiting_confirm(toy, hands, tables, tmp_path)
+    daemon, mock, person = tables.trade_awaiting_confirm(toy, hands, tmp_path)
+    assert daemon.snapshot()["candidates"] == ["trade p1 p9"] and daemon.snapshot()["status"] == "confirm"
     played = daemon.journal.moves()
     mock.lift("p9")  # knocked off by the hand on its way to the button
     person.run(0.1)
@@ -221,7 +209,7 @@ def test_a_confirm_pressed_while_a_bump_disturbs_the_offer_makes_the_move_once_t
 
 
 def test_a_kept_confirm_makes_nothing_when_the_board_ends_somewhere_else(toy, hands, tables, tmp_path):
-    daemon, mock, person = trade_awaiting_confirm(toy, hands, tables, tmp_path)
+    daemon, mock, person = tables.trade_awaiting_confirm(toy, hands, tmp_path)
     played = daemon.journal.moves()
     mock.lift("p9")
     person.run(0.1)

@@ -147,14 +147,19 @@ def test_a_read_only_page_refuses_every_action(served):
     assert answers[0]["message"] == "this page mirrors a real board: play on the board"
 
 
-def test_the_mirror_shows_what_the_daemon_shows_and_takes_no_action(tmp_path):
+def mirrored_squareoff(tmp_path):
+    """A daemon playing Square Off on a mock board, its mock board and clock, and the page's mirror of it."""
     clock = ManualClock()
-    state = new_game("squareoff")
-    wiring = straight_wiring(state.game.board)
+    game = new_game("squareoff").game
+    wiring = straight_wiring(game.board)
     mock = MockBoard(wiring, clock=clock)
-    daemon = Daemon(state.game, Hal(mock.sensors, mock.leds, mock.buttons, RandomDice(1)), wiring,
+    daemon = Daemon(game, Hal(mock.sensors, mock.leds, mock.buttons, RandomDice(1)), wiring,
                     Journal(tmp_path / "journal.sqlite3"), clock)
-    mirror = MirrorSession(daemon)
+    return daemon, mock, clock, MirrorSession(daemon)
+
+
+def test_the_mirror_shows_what_the_daemon_shows_and_takes_no_action(tmp_path):
+    daemon, mock, clock, mirror = mirrored_squareoff(tmp_path)
     with pytest.raises(GameboardError, match="mirrors a real board"):
         mirror.act({"type": "click", "loc": "p1"})
     assert mirror.view()["log"] == []
@@ -166,18 +171,12 @@ def test_the_mirror_shows_what_the_daemon_shows_and_takes_no_action(tmp_path):
     view = mirror.view()
     assert view["log"] == ["p1"]
     assert 'data-piece="black"' in view["svg"]
-    assert view["turn"] == state.game.player_name(1)
+    assert view["turn"] == daemon.state.game.player_name(1)
     daemon.close()
 
 
 def test_the_page_says_when_the_board_cannot_see_and_shows_the_board_flashing(tmp_path):
-    clock = ManualClock()
-    state = new_game("squareoff")
-    wiring = straight_wiring(state.game.board)
-    mock = MockBoard(wiring, clock=clock)
-    daemon = Daemon(state.game, Hal(mock.sensors, mock.leds, mock.buttons, RandomDice(1)), wiring,
-                    Journal(tmp_path / "journal.sqlite3"), clock)
-    mirror = MirrorSession(daemon)
+    daemon, mock, clock, mirror = mirrored_squareoff(tmp_path)
     mock.unplug_sensors()
     flashed = False
     for _ in range(10):
