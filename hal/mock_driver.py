@@ -39,6 +39,13 @@ def read_mock_options(options: Mapping[str, Any]) -> MockOptions:
     default: the board's straight wiring), ``sensing`` ("presence" or "analog", for the
     straight wiring), ``noise`` ("none" or "realistic"), ``seed`` (default 0).
     """
+    settings = _read_settings(options)
+    if settings.wiring is not None:
+        _wiring(settings)  # a file that cannot be read or wires another board is refused here
+    return settings
+
+
+def _read_settings(options: Mapping[str, Any]) -> MockOptions:
     read = DriverOptions("mock", options)
     settings = MockOptions(read.text("board", choices=tuple(board_names())),
                            read.text("wiring", None, example="wiring.toml"),
@@ -46,14 +53,13 @@ def read_mock_options(options: Mapping[str, Any]) -> MockOptions:
                            read.text("noise", "none", choices=tuple(NOISE)),
                            read.integer("seed", 0, low=0, high=2**32 - 1))
     read.finish()
-    if settings.wiring is not None:
-        _wiring(settings)  # a file that cannot be read or wires another board is refused here
     return settings
 
 
 def shared_mock_board(options: Mapping[str, Any]) -> MockBoard:
-    """The mock board these options describe (see ``read_mock_options``), made on first use."""
-    settings = read_mock_options(options)
+    """The mock board these options describe (see ``read_mock_options``), made on first use;
+    its wiring file is read (and checked) once, when the board is made."""
+    settings = _read_settings(options)
     found = _BOARDS.get(settings)
     if found is None:
         found = MockBoard(_wiring(settings), noise=NOISE[settings.noise], seed=settings.seed)
