@@ -25,7 +25,7 @@ from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer
-from firmware_host.presenter import Presenter, Scene, hex_colour
+from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
 from firmware_host.scanner import Scanner
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback
 from firmware_host.validation import wiring_places
@@ -81,7 +81,7 @@ class Daemon:
                                    loop.settle_ms / 1000, loop.out_of_sync_ms / 1000)
         self.presenter = Presenter(wiring, leds.brightness, leds.current_budget_ma, leds.ma_per_led,
                                    leds.dice_locations)
-        self.piece_colours = {code: hex_colour(colour) for code, colour in self.state.game.pieces.items()}
+        self.piece_colours = {code: indicator(code, colour) for code, colour in self.state.game.pieces.items()}
         self._subscribers: list[Subscriber] = []
         self._last_move: frozenset[str] = frozenset()
         self._dice = ""
@@ -408,7 +408,8 @@ class Daemon:
             "turn_piece": state.turn_piece(),
             "expected": expectation.contents,
             "observed": dict(tracker.observed),
-            "leds": {loc: "#{:02x}{:02x}{:02x}".format(*colour) for loc, colour in self._colours.items()},
+            "leds": {loc: css_colour(colour) for loc, colour in self._colours.items()},
+            "legend": legend(state.game.pieces),
             "dice": self._dice,
             "current_ma": round(self.current_ma, 1),
             "budget_ma": self.presenter.budget_ma,

@@ -19,22 +19,42 @@ from firmware_host.tracker import Status, TrackerView
 from hal.base import RGB
 from wiring.model import Wiring
 
-#: What each colour means (docs/daemon.md shows the same table).
-PALETTE: dict[str, RGB] = {
-    "destination": (0, 200, 40),  # a legal move can end here
-    "removal": (255, 110, 0),  # a piece the move takes off
-    "lifted": (0, 150, 255),  # the piece in the hand came from here
-    "last_move": (90, 0, 160),  # the last accepted move
-    "candidate": (255, 200, 0),  # awaiting confirm (blinks)
-    "selected": (255, 255, 255),  # the candidate confirm will make (blinks)
-    "fix_from": (255, 0, 0),  # take the piece off here ...
-    "fix_to": (255, 0, 170),  # ... and put one here
-    "dice_first": (255, 255, 255),  # the first die's pips
-    "dice_second": (0, 200, 200),  # the second die's pips
-    "fault_sensors": (255, 90, 0),  # the board cannot see: the whole board flashes (with the picture between)
-    "fault_journal": (255, 0, 0),  # the journal cannot be written: likewise
+
+@dataclass(frozen=True)
+class Light:
+    """One LED state: its colour, whether it blinks, and what it tells a person."""
+
+    colour: RGB
+    meaning: str
+    blinks: bool = False
+
+
+#: Every LED state but the whose-turn glow (per player: ``indicator``); docs/daemon.md and the page show the same.
+LIGHTS: dict[str, Light] = {
+    "destination": Light((0, 200, 40), "a piece may go here: where the lifted piece can end or, with nothing "
+                                       "lifted, where a piece from the box may be placed"),
+    "removal": Light((255, 110, 0), "a piece that may be taken off, or that the move under way takes off"),
+    "lifted": Light((0, 150, 255), "the lifted piece came from here"),
+    "last_move": Light((90, 0, 160), "the last accepted move"),
+    "todo_put": Light((0, 200, 40), "put a piece here: the move needs it (the status says which)", True),
+    "todo_remove": Light((255, 110, 0), "take this piece off: the move needs it", True),
+    "todo_flip": Light((0, 220, 220), "turn this piece over (or change it as the status says)", True),
+    "candidate": Light((255, 200, 0), "moves the sensors cannot tell apart: hint steps through them", True),
+    "selected": Light((255, 255, 255), "the move confirm will make", True),
+    "fix_from": Light((255, 0, 0), "wrong: take the piece off here"),
+    "fix_to": Light((255, 0, 170), "put one here (a red and the nearest pink: move that piece there); "
+                                   "a lifted piece that cannot move: put it back"),
+    "dice_first": Light((255, 255, 255), "the first die: one LED per pip"),
+    "dice_second": Light((0, 200, 200), "the second die: one LED per pip"),
+    "fault_sensors": Light((255, 90, 0), "the board cannot see: the whole board flashes, the usual picture between",
+                           True),
+    "fault_journal": Light((255, 0, 0), "the journal cannot be written: the whole board flashes, the usual "
+                                        "picture between", True),
 }
-TURN_GLOW = 0.25  # the whose-turn glow: the mover's display colour at this fraction
+PALETTE: dict[str, RGB] = {name: light.colour for name, light in LIGHTS.items()}
+TURN_GLOW = 0.25  # the whose-turn glow: the mover's indicator colour at this fraction
+#: Indicator colours for pieces whose own colour a strip cannot show (black is off, white reads as any light).
+INDICATORS: dict[str, RGB] = {"black": (150, 150, 255), "white": (255, 160, 60)}
 
 
 @dataclass(frozen=True)
@@ -55,6 +75,29 @@ def hex_colour(text: str) -> RGB:
     """'#c62828' -> (198, 40, 40)."""
     value = text.lstrip("#")
     return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def css_colour(colour: RGB) -> str:
+    """(198, 40, 40) -> '#c62828'."""
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+def indicator(piece: str, display: str) -> RGB:
+    """The LED colour that stands for a player's pieces: ``INDICATORS``, else the display colour at full strength."""
+    if piece in INDICATORS:
+        return INDICATORS[piece]
+    colour = hex_colour(display)
+    top = max(colour)
+    return tuple(round(c * 255 / top) for c in colour) if top else INDICATORS["black"]  # type: ignore[return-value]
+
+
+def legend(pieces: Mapping[str, str]) -> list[dict[str, object]]:
+    """Every LED state for a game whose pieces are ``pieces`` (code -> display colour), JSON-ready."""
+    glows = [{"name": f"turn_{code}", "colour": css_colour(indicator(code, display)), "blinks": False,
+              "meaning": f"whose turn: the {code} pieces glow dim while the board waits for their move"}
+             for code, display in pieces.items()]
+    return glows + [{"name": name, "colour": css_colour(light.colour), "blinks": light.blinks,
+                     "meaning": light.meaning} for name, light in LIGHTS.items()]
 
 
 class Presenter:
