@@ -19,8 +19,15 @@ from typing import Any, ClassVar
 from engine.board import Board
 from engine.errors import GameboardError
 
-#: What a location holds: None when empty, otherwise a piece code such as "black".
+#: What a location holds: None when empty, otherwise a piece code such as "black", or a
+#: stack of them joined by "+" in sorted order ("green+red+red").
 Content = str | None
+STACK = "+"
+
+
+def stack_pieces(content: Content) -> list[str]:
+    """The pieces a location holds: [] when empty, one code, or every piece of a stack."""
+    return content.split(STACK) if content else []
 
 CHANCE = -1
 TERMINAL = -2

@@ -27,7 +27,8 @@ from firmware_host.notify import Notifier
 from firmware_host.observer import Observer
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
 from firmware_host.scanner import Scanner
-from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback
+from firmware_host.todo import Todo, describe, unexplained
+from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback, TrackerView
 from firmware_host.validation import wiring_places
 from hal.base import SensorHealth
 from hal.dice import DiceEntryError
@@ -84,6 +85,8 @@ class Daemon:
         self.piece_colours = {code: indicator(code, colour) for code, colour in self.state.game.pieces.items()}
         self._subscribers: list[Subscriber] = []
         self._last_move: frozenset[str] = frozenset()
+        #: What the last move left to do that the sensors cannot see: lit until the next move begins or confirm.
+        self._todo: tuple[Todo, ...] = ()
         self._dice = ""
         self._note = ""
         self._shown_lights: tuple[Any, ...] = ()
@@ -127,6 +130,8 @@ class Daemon:
                 self.press(event.button, now)
         if sees and self.state.is_chance_node():
             self._roll(now)
+        if self._todo and self.tracker.view.status is not Status.READY:
+            self._todo = ()  # the next move has begun
         plan = self.tracker.poll(now) if sees else None
         if plan is not None and now >= self._journal_retry_at:
             self._accept(plan, now)
@@ -205,6 +210,8 @@ class Daemon:
             tracker.confirm()  # nothing awaits it now: kept if a bump interrupted an offer
             if tracker.armed:
                 self._note = "confirm kept: the move is made once the board is back as it was"
+            elif self._todo:
+                self._todo = ()  # the person says the flips are done
         elif button == "hint" and awaiting:
             tracker.next_candidate()
         elif button == "undo":
@@ -272,9 +279,22 @@ class Daemon:
                 self._dice = str(move)
             if plan.locations:
                 self._last_move = plan.locations
+                self._todo = self._left_to_do(plan)
             self._note = self.tracker.view.note if plan.locations else ""
         self._position_changed(now, restoring=False)
         return True
+
+    @staticmethod
+    def _left_to_do(plan: Plan) -> tuple[Todo, ...]:
+        """The changes of a move the sensors saw that they cannot see and no moving piece explains (flips).
+
+        A move the sensors could not see at all was offered after the hand touched every
+        piece of it: that hand has done it.
+        """
+        if not plan.reading:
+            return ()
+        seen = {location for location, _ in plan.reading}
+        return tuple(Todo.of(change) for change in unexplained(plan.footprint.changes) if change.location not in seen)
 
     def _push(self, move: Move) -> None:
         """Play ``move`` once it is in the journal (with the result, if it ends the game)."""
@@ -312,6 +332,7 @@ class Daemon:
             self.state.pop()
         del self._history_text[len(self._history_text) - plies:]
         self._last_move = frozenset()
+        self._todo = ()
 
     def _new_game(self, now: float) -> None:
         state = self.state.game.new_initial_state()
@@ -320,6 +341,7 @@ class Daemon:
         self.state = state
         self._history_text = []
         self._last_move = frozenset()
+        self._todo = ()
         self._dice = ""
         self._note = "new game: set up the pieces as the LEDs show"
         self._position_changed(now, restoring=True)
@@ -350,16 +372,17 @@ class Daemon:
     def _present(self, now: float) -> None:
         """A new frame when what the LEDs mean changes (or a blink flips); subscribers hear of any change."""
         view = self.tracker.view
-        blink_on = int(now * 1000 / self.loop.blink_ms) % 2 == 0 if view.status is Status.CONFIRM else True
+        blinks = view.status is Status.CONFIRM or bool(view.todo) or bool(self._todo)
+        blink_on = int(now * 1000 / self.loop.blink_ms) % 2 == 0 if blinks else True
         fault = next((kind for kind in FAULT_HEADS if kind in self.faults), "")
         fault_on = bool(fault) and int(now / FAULT_FLASH_S) % 2 == 0
-        lights = (view, blink_on, self._last_move, self._dice, self._turn_locations, fault, fault_on)
+        lights = (view, blink_on, self._last_move, self._dice, self._turn_locations, fault, fault_on, self._todo)
         position = (len(self.state.history), self._note, self.faults.copy(), self.sensor_health)
         if lights == self._shown_lights and position == self._shown_position:
             return
         if lights != self._shown_lights:
             scene = Scene(view, self._last_move, self._turn_locations, self._turn_colour, self._dice, blink_on,
-                          fault if fault_on else "")
+                          fault if fault_on else "", self._todo)
             self._colours = self.presenter.colours(scene)
             frame, self.current_ma = self.presenter.frame(self._colours)
             self.hal.leds.show(frame)
@@ -383,13 +406,33 @@ class Daemon:
             chosen = view.candidates[view.selected]
             return f"press confirm for {chosen.move}" + (f" (hint: {len(view.candidates)} choices)"
                                                         if len(view.candidates) > 1 else "")
+        if view.dead_ends:
+            return (f"no legal move takes the piece lifted from {' or '.join(sorted(view.dead_ends))}: "
+                    "put it back (pink)")
+        if view.status is Status.UNMATCHED and view.fixes:
+            return "no legal move ends like this: " + "; ".join(str(fix) for fix in view.fixes[:4])
+        if view.todo:
+            return describe(view.todo)
         if outcome is not None:
             who = ", ".join(state.game.player_name(p) for p in outcome.winners) or "nobody"
-            return f"game over: {outcome.reason}; won by {who}"
+            return f"game over: {outcome.reason}; won by {who}" + (f"; {describe(self._todo)}" if self._todo else "")
+        first = f"{describe(self._todo)} (confirm when done); then " if self._todo else ""
         if state.is_chance_node():
-            return "roll the dice and enter the roll"
-        text = f"{state.game.player_name(state.current_player)} to move"
-        return f"{text} ({self._dice})" if self._dice else text
+            return f"{first}roll the dice and enter the roll"
+        text = f"{first}{state.game.player_name(state.current_player)} to move"
+        text = f"{text} ({self._dice})" if self._dice else text
+        return text + self._choices_text(view)
+
+    @staticmethod
+    def _choices_text(view: TrackerView) -> str:
+        """What the lights offer while the board waits or a piece is lifted, in words."""
+        offers = []
+        if view.destinations:
+            offers.append(f"{'put the piece' if view.lifted else 'place a piece'} on "
+                          f"{'a' if len(view.destinations) > 1 else 'the'} green light")
+        if view.removals:
+            offers.append(f"take off {'a' if len(view.removals) > 1 else 'the'} piece lit orange")
+        return ": " + ", or ".join(offers) if offers else ""
 
     def snapshot(self) -> dict[str, Any]:
         """What the board shows and expects, JSON-ready (for the simulator and diagnostics)."""
@@ -414,6 +457,9 @@ class Daemon:
             "current_ma": round(self.current_ma, 1),
             "budget_ma": self.presenter.budget_ma,
             "lifted": sorted(view.lifted),
+            "dead_ends": sorted(view.dead_ends),
+            "todo": [{"kind": todo.kind, "location": todo.location, "pieces": list(todo.pieces)}
+                     for todo in (*view.todo, *self._todo)],
             "destinations": sorted(view.destinations),
             "candidates": [str(plan.move) for plan in view.candidates],
             "selected": view.selected,

@@ -1,12 +1,14 @@
 """The LED presenter: what the tracker and the game say, as one colour per LED within a current budget.
 
-Each location gets at most one colour, chosen by priority (a fix beats a candidate
-beats a lifted piece beats a destination beats the last move beats the whose-turn
-glow).  A fault flashes every LED in its colour, alternating with that picture: a
-board that cannot see (amber), a journal that cannot be written (red).  The frame
-is then dimmed by the brightness setting and, if the strips would still draw more
-than the budget (a full-white WS2812 draws about 60 mA, 20 mA per colour channel),
-scaled down so that it never does.
+Each location gets at most one colour, chosen by priority (a fix or a dead end beats
+a candidate beats what is left to do beats a lifted piece beats a destination beats
+the last move beats the whose-turn glow).  A fault flashes every LED in its colour,
+alternating with that picture: a board that cannot see (amber), a journal that cannot
+be written (red).  The frame is then dimmed by the brightness setting and, if the
+strips would still draw more than the budget (a full-white WS2812 draws about 60 mA,
+20 mA per colour channel), scaled down so that it never does; a lit LED is never
+dimmed below ``MIN_VISIBLE`` on its brightest channel, unless the budget cannot hold
+even that.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from firmware_host.todo import Todo
 from firmware_host.tracker import Status, TrackerView
 from hal.base import RGB
 from wiring.model import Wiring
@@ -53,6 +56,9 @@ LIGHTS: dict[str, Light] = {
 }
 PALETTE: dict[str, RGB] = {name: light.colour for name, light in LIGHTS.items()}
 TURN_GLOW = 0.25  # the whose-turn glow: the mover's indicator colour at this fraction
+#: The least a lit LED shows on its brightest channel: a WS2812's lower PWM steps are
+#: hard to see in a lit room through a wooden board (1-4 of 255 read as off).
+MIN_VISIBLE = 16
 #: Indicator colours for pieces whose own colour a strip cannot show (black is off, white reads as any light).
 INDICATORS: dict[str, RGB] = {"black": (150, 150, 255), "white": (255, 160, 60)}
 
@@ -69,6 +75,8 @@ class Scene:
     blink_on: bool = True
     #: A fault to flash over the whole board now ("sensors", "journal"), or "".
     fault: str = ""
+    #: What the last move left to do that the sensors cannot see (a flip under reed switches).
+    todo: tuple[Todo, ...] = ()
 
 
 def hex_colour(text: str) -> RGB:
@@ -132,6 +140,12 @@ class Presenter:
                 if index != view.selected:
                     lit.update(dict.fromkeys(plan.locations, PALETTE["candidate"]))
             lit.update(dict.fromkeys(view.candidates[view.selected].locations, PALETTE["selected"]))
+        for todo in (*view.todo, *scene.todo):
+            if scene.blink_on:
+                lit[todo.location] = PALETTE[f"todo_{todo.kind}"]
+            else:
+                lit.pop(todo.location, None)
+        lit.update(dict.fromkeys(view.dead_ends, PALETTE["fix_to"]))
         for fix in view.fixes:
             if fix.source:
                 lit[fix.source] = PALETTE["fix_from"]
@@ -151,17 +165,43 @@ class Presenter:
         return lit
 
     def frame(self, colours: Mapping[str, RGB]) -> tuple[list[list[RGB]], float]:
-        """The frame for the strips and the current it draws (mA), never above the budget."""
-        scale = self.brightness
-        total = sum(sum(colour) * len(self.leds.get(location, ())) for location, colour in colours.items())
-        current = total * scale * self.ma_per_unit
-        if current > self.budget_ma:
-            scale *= self.budget_ma / current * (1 - 1e-9)  # the margin absorbs float rounding
+        """The frame for the strips and the current it draws (mA), never above the budget.
+
+        The scale starts at the brightness and shrinks until the frame fits the budget,
+        the LEDs held at ``MIN_VISIBLE`` counted at what they draw there; if those alone
+        exceed the budget, the whole frame is scaled without the floor.
+        """
+        lit = {location: colour for location, colour in colours.items() if any(colour) and location in self.leds}
+        counts = {location: len(self.leds[location]) for location in lit}
+        scale, floor = self.brightness, MIN_VISIBLE
+        for _ in range(8):
+            dimmed = {location: _dim(colour, scale, floor) for location, colour in lit.items()}
+            current = sum(sum(colour) * counts[location] for location, colour in dimmed.items()) * self.ma_per_unit
+            if current <= self.budget_ma:
+                break
+            held = sum(sum(colour) * counts[location] for location, colour in dimmed.items()
+                       if max(lit[location]) * scale < floor) * self.ma_per_unit
+            if held >= self.budget_ma:
+                floor = 0  # the budget cannot light them all visibly: it wins
+                continue
+            scale *= (self.budget_ma - held) / (current - held) * (1 - 1e-9)  # the margin absorbs rounding
+        else:
+            total = sum(sum(colour) * counts[location] for location, colour in lit.items()) * self.ma_per_unit
+            scale, floor = min(self.brightness, self.budget_ma / total * (1 - 1e-9)), 0
+            dimmed = {location: _dim(colour, scale, floor) for location, colour in lit.items()}
         strips: list[list[RGB]] = [[(0, 0, 0)] * length for length in self.strip_lengths]
         drawn = 0
-        for location, (r, g, b) in colours.items():
-            dimmed = (int(r * scale), int(g * scale), int(b * scale))
-            for strip, index in self.leds.get(location, ()):
-                strips[strip][index] = dimmed
-                drawn += sum(dimmed)
+        for location, colour in dimmed.items():
+            for strip, index in self.leds[location]:
+                strips[strip][index] = colour
+                drawn += sum(colour)
         return strips, drawn * self.ma_per_unit
+
+
+def _dim(colour: RGB, scale: float, floor: int) -> RGB:
+    """``colour`` scaled, its brightest channel raised to ``floor`` if it fell below (the hue kept)."""
+    top = max(colour)
+    if top * scale < floor:
+        scale = floor / top
+    r, g, b = colour
+    return int(r * scale + 1e-9), int(g * scale + 1e-9), int(b * scale + 1e-9)

@@ -17,9 +17,16 @@ operations however many moves there are.  It never guesses:
   is kept: it makes the move if the board comes back to the same offer;
 - the previous position put back is a takeback, unless it only lifts pieces that a
   legal move may still carry on (the piece a placement put down, lifted to move on);
-- a board that matches nothing for ``out_of_sync`` seconds is out of sync and shows
-  its fixes; after an undo, a new game or a restart it shows them at once
-  (restoring), and accepts no move until the board matches the game again.
+- a lifted piece that no legal move takes is a dead end, shown at once; a board that
+  matches nothing and holds still for the settle time shows its fixes, and after
+  ``out_of_sync`` seconds it is out of sync; after an undo, a new game or a restart it
+  shows them at once (restoring), and accepts no move until the board matches the game
+  again.
+
+While the board waits it shows where a piece from the box may be placed and which
+pieces may be taken off; once the possible moves agree on what is left to do (the
+piece put down, a capture still to take off, a flip an analog sensor can see) that is
+a list of ``Todo`` for the LEDs and the status.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from enum import Enum
 from engine.core import Content, Footprint, Move, State
 from engine.geometry import Coord
 from firmware_host.fixes import Fix, board_fixes
+from firmware_host.todo import Todo
 from wiring.model import Observation, Wiring
 
 #: (location, observation) pairs: what a move makes the sensors read where they change.
@@ -99,6 +107,7 @@ class Expectation:
             back = Footprint.between(self.contents, previous)
             if back.changes:
                 self.plans.append(self._plan(Takeback(plies), back, wiring))
+        self.placements, self.takeoffs = self._choices()
         self.by_reading: dict[Reading, list[Plan]] = {}
         self.touching: dict[str, list[Plan]] = {}
         self.invisible: list[Plan] = []
@@ -109,6 +118,20 @@ class Expectation:
             self.by_reading.setdefault(plan.reading, []).append(plan)
             for location in plan.locations:
                 self.touching.setdefault(location, []).append(plan)
+
+    def _choices(self) -> tuple[frozenset[str], frozenset[str]]:
+        """Where a piece from the box may be placed, and which pieces a move only takes off (a capture to choose)."""
+        placements: set[str] = set()
+        takeoffs: set[str] = set()
+        for plan in self.plans:
+            todos = [Todo.of(change) for change in plan.footprint.changes if change.location in self.expected]
+            puts = {todo.location for todo in todos if todo.kind == "put"}
+            net = sum(len(todo.pieces) * {"put": 1, "remove": -1, "flip": 0}[todo.kind] for todo in todos)
+            if net > 0:
+                placements |= puts
+            elif net < 0 and not puts:
+                takeoffs |= {todo.location for todo in todos if todo.kind == "remove"}
+        return frozenset(placements), frozenset(takeoffs)
 
     def _plan(self, move: Move, footprint: Footprint, wiring: Wiring) -> Plan:
         reading = frozenset((c.location, after) for c in footprint.changes
@@ -129,6 +152,10 @@ class TrackerView:
     selected: int = 0
     fixes: tuple[Fix, ...] = ()
     note: str = ""
+    #: What is left of the move under way once every possible move agrees on it.
+    todo: tuple[Todo, ...] = ()
+    #: Lifted pieces that no legal move takes: put them back.
+    dead_ends: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -208,9 +235,12 @@ class MoveTracker:
             return self._confirmed
         if view.status is Status.SETTLING and now - self._timers.changed >= self.settle:
             return view.candidates[0]
-        if view.status is Status.UNMATCHED and now - self._timers.unmatched_since >= self.out_of_sync:
-            self._view = self._with_fixes(Status.OUT_OF_SYNC)
-            self._interrupted = self._armed = None
+        if view.status is Status.UNMATCHED:
+            if now - self._timers.unmatched_since >= self.out_of_sync:
+                self._view = self._with_fixes(Status.OUT_OF_SYNC)
+                self._interrupted = self._armed = None
+            elif not view.fixes and now - self._timers.changed >= self.settle:  # held still: it is a mistake
+                self._view = replace(view, fixes=self._with_fixes(Status.UNMATCHED).fixes)
         return None
 
     def confirm(self) -> Plan | None:
@@ -289,7 +319,9 @@ class MoveTracker:
         if self._timers.unmatched_since is None:
             self._timers.unmatched_since = now
         lifted = frozenset(loc for loc in differing if self.observed[loc] is None)
-        return TrackerView(Status.UNMATCHED, lifted=lifted)
+        dead_ends = frozenset(loc for loc in lifted
+                              if not any(not isinstance(plan.move, Takeback) for plan in expectation.touching.get(loc, ())))
+        return TrackerView(Status.UNMATCHED, lifted=lifted, dead_ends=dead_ends)
 
     def _in_sync(self) -> TrackerView:
         """Back in sync: offer the invisible moves within the locations the hand touched, then forget the touch.
@@ -306,7 +338,8 @@ class MoveTracker:
             if unseen:
                 self._waiting = TrackerView(Status.CONFIRM, candidates=unseen,
                                             note="the sensors cannot see this move: press confirm to make it")
-        return self._waiting or TrackerView(Status.READY)
+        return self._waiting or TrackerView(Status.READY, destinations=self.expectation.placements,
+                                            removals=self.expectation.takeoffs)
 
     def _matched(self, matches: list[Plan]) -> TrackerView:
         """One move settles; the cheapest of equal footprints settles; anything else (a takeback too) is confirmed."""
@@ -353,16 +386,24 @@ class MoveTracker:
                 if all(observed[loc] is None or (loc, observed[loc]) in plan.reading for loc in self.differing)]
 
     def _moving(self, possible: list[Plan]) -> TrackerView:
+        """Where the possible moves may still end and what they take; what is left to do, once they agree on it."""
         observed = self.observed
         destinations: set[str] = set()
         removals: set[str] = set()
+        left: set[frozenset[tuple[str, Observation]]] = set()
         for plan in possible:
-            for location, after in plan.reading:
-                if observed[location] != after:
-                    (destinations if after is not None else removals).add(location)
+            remaining = frozenset((location, after) for location, after in plan.reading if observed[location] != after)
+            left.add(remaining)
+            for location, after in remaining:
+                (destinations if after is not None else removals).add(location)
         lifted = frozenset(loc for loc in self.differing if observed[loc] is None)
+        todo: tuple[Todo, ...] = ()
+        if len(left) == 1:
+            remaining_locations = {location for location, _ in next(iter(left))}
+            todo = tuple(Todo.of(change) for change in possible[0].footprint.changes
+                         if change.location in remaining_locations)
         return TrackerView(Status.MOVING, lifted=lifted, destinations=frozenset(destinations - lifted),
-                           removals=frozenset(removals))
+                           removals=frozenset(removals), todo=todo)
 
     def _with_fixes(self, status: Status) -> TrackerView:
         expectation = self.expectation

@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 from engine.boards import load_board
 from engine.boards.pawns_layout import PawnsBoard
-from engine.core import (CHANCE, TERMINAL, Content, Footprint, Game, Move, Option, OptionError, Outcome,
-                         PositionError, State, refuse_unknown_keys)
+from engine.core import (CHANCE, STACK, TERMINAL, Content, Footprint, Game, Move, Option, OptionError, Outcome,
+                         PositionError, State, refuse_unknown_keys, stack_pieces)
 from engine.games.pawns_setup import (ACE, NULL, SEATS, Layout, colour_of, deal, layout_json, read_layout,
                                       tile_name)
 
@@ -268,10 +268,9 @@ class PawnsState(State):
         for token, at in self.where.items():
             if at:
                 colour = self.colour_of[token]
-                held[at] = f"{held[at]}+{colour}" if at in held else colour
+                held[at] = f"{held[at]}{STACK}{colour}" if at in held else colour
         for at, code in held.items():
-            if "+" in code:
-                held[at] = "+".join(sorted(code.split("+")))
+            held[at] = STACK.join(sorted(stack_pieces(code)))
         for colour, hole in self.pawns.items():
             if hole:
                 held[hole] = colour
