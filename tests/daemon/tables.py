@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from engine.core import Game
+from engine.core import Game, State
 from firmware_host.config import Hal, LoopConfig
 from firmware_host.daemon import Daemon, LedSettings
 from firmware_host.journal import Journal
@@ -17,18 +17,20 @@ from wiring.model import ChannelCalibration, ClassBand, straight_wiring
 LOOP = LoopConfig(scan_hz=100, debounce_ms=8, settle_ms=400, out_of_sync_ms=1500, blink_ms=200)
 
 
-def open_board(game: Game, journal: Path, *, noise: Noise | None = None, seed: int = 0, contents=None,
+def open_board(game: Game | State, journal: Path, *, noise: Noise | None = None, seed: int = 0, contents=None,
                sensing: str = "presence", classes: dict[str, str] | None = None):
-    """A mock board set up with the game's first position (or ``contents``) and a daemon on it."""
+    """A mock board set up with the game's first position (a state's, or ``contents``) and a daemon on it."""
+    position = game if isinstance(game, State) else None
+    game = position.game if position else game
     clock = ManualClock()
     wiring = straight_wiring(game.board, sensing, classes)
     mock = MockBoard(wiring, clock=clock, noise=noise, seed=seed)
     if sensing == "analog":
         wiring.calibration = calibrated(mock)
-    start = game.new_initial_state().contents() if contents is None else contents
+    start = (position or game.new_initial_state()).contents() if contents is None else contents
     mock.set_contents({loc: piece for loc, piece in start.items() if piece})
     hal = Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice())
-    daemon = Daemon(game, hal, wiring, Journal(journal), clock, loop=LOOP,
+    daemon = Daemon(position or game, hal, wiring, Journal(journal), clock, loop=LOOP,
                     leds=LedSettings(brightness=1.0, current_budget_ma=100_000))
     return daemon, mock, clock
 

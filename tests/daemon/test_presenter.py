@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 from engine.boards import load_board
 from engine.core import Footprint
 from firmware_host.fixes import Fix
-from firmware_host.presenter import PALETTE, Presenter, Scene
+from engine.registry import available_games
+from firmware_host.daemon import DEFAULT_LEDS
+from firmware_host.presenter import MIN_VISIBLE, PALETTE, TURN_GLOW, Presenter, Scene, indicator
 from firmware_host.tracker import Plan, Status, Takeback, TrackerView
 from wiring.model import straight_wiring
 
@@ -74,6 +76,32 @@ def test_a_frame_never_draws_more_than_the_budget(colours, brightness: float, bu
     unlimited, _ = presenter(brightness).frame(colours)
     pairs = [(rgb, top) for strip, free in zip(frame, unlimited) for rgb, top in zip(strip, free)]
     assert all(c <= u for rgb, top in pairs for c, u in zip(rgb, top))
+    lit = [colour for colour in colours.values() if any(colour)]
+    if budget >= len(lit) * 3 * MIN_VISIBLE * 60 / 765:  # the budget can hold every lit LED visibly
+        assert all(max(frame[0][LOCATIONS.index(loc)]) >= MIN_VISIBLE for loc, rgb in colours.items() if any(rgb))
+
+
+def test_a_light_dimmed_below_what_a_strip_shows_is_raised_to_it_in_its_own_hue() -> None:
+    frame, _ = presenter(brightness=0.1).frame({"p1": (255, 0, 0), "p2": (50, 50, 100), "p3": (0, 0, 0)})
+    assert frame[0][:3] == [(25, 0, 0), (8, 8, MIN_VISIBLE), (0, 0, 0)]
+
+
+def test_a_budget_too_small_for_every_light_to_show_still_wins() -> None:
+    frame, current = presenter(budget=1.0).frame(dict.fromkeys(LOCATIONS, (255, 255, 255)))
+    assert current <= 1.0
+
+
+@pytest.mark.parametrize("name", list(available_games()))
+def test_each_players_glow_is_a_colour_a_strip_shows_and_tells_the_players_apart(name: str) -> None:
+    pieces = available_games()[name].pieces
+    glows = {code: indicator(code, display) for code, display in pieces.items()}
+    shown = presenter(DEFAULT_LEDS.brightness, DEFAULT_LEDS.current_budget_ma)
+    for code, colour in glows.items():
+        frame, _ = shown.frame({"p1": tuple(int(c * TURN_GLOW) for c in colour)})
+        assert max(frame[0][0]) >= MIN_VISIBLE, f"{code}'s glow is too dim for a WS2812"
+        assert max(colour) == 255 or code in ("black", "white"), "the indicator is the colour at full strength"
+    for a, b in ((a, b) for a in glows for b in glows if a < b):
+        assert sum((x - y) ** 2 for x, y in zip(glows[a], glows[b])) ** 0.5 >= 100, f"{a} and {b} look alike"
 
 
 @pytest.mark.parametrize("fault", ["sensors", "journal"])
