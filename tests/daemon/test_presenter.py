@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,7 +13,7 @@ from engine.core import Footprint
 from firmware_host.fixes import Fix
 from engine.registry import available_games
 from firmware_host.daemon import DEFAULT_LEDS
-from firmware_host.presenter import MIN_VISIBLE, PALETTE, TURN_GLOW, Presenter, Scene, indicator
+from firmware_host.presenter import LIGHTS, MIN_VISIBLE, PALETTE, TURN_GLOW, Presenter, Scene, indicator
 from firmware_host.tracker import Plan, Status, Takeback, TrackerView
 from wiring.model import straight_wiring
 
@@ -112,3 +114,9 @@ def test_a_fault_lights_every_led_in_its_colour_within_the_budget(fault: str) ->
     assert colours == dict.fromkeys(LOCATIONS, PALETTE[f"fault_{fault}"])
     frame, current = shown.frame(colours)
     assert 0 < current <= 500.0 and all(any(rgb) for strip in frame for rgb in strip)
+
+
+def test_the_docs_legend_names_every_led_state() -> None:
+    legend = (Path(__file__).parents[2] / "docs" / "daemon.md").read_text()
+    section = legend[legend.index("## What the LEDs mean"):legend.index("### What lights when")]
+    assert all(f"`{name}`" in section for name in LIGHTS), "docs/daemon.md's LED table lacks a state"
