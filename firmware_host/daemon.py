@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Game, IllegalMoveError, Move, State
+from engine.core import Game, IllegalMoveError, Move, State, stack_pieces
 from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
@@ -364,8 +364,11 @@ class Daemon:
         self.tracker.expect(expectation, self.scanner.board(), now, restoring=restoring)
         turn = self.state.turn_piece()
         self._turn_colour = self.piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0)
-        self._turn_locations = frozenset(loc for loc, content in expectation.contents.items()
-                                         if content is not None and content == turn and loc in self.watched)
+        mine = frozenset(loc for loc, content in expectation.contents.items()
+                         if turn is not None and turn in stack_pieces(content) and loc in self.watched)
+        #: The mover's pieces glow: those a legal move takes along, or all of them if none moves (a placing turn).
+        self._turn_movable = mine & expectation.movable
+        self._turn_locations = self._turn_movable or mine
 
     # -- output ---------------------------------------------------------------------------
 
@@ -423,15 +426,18 @@ class Daemon:
         text = f"{text} ({self._dice})" if self._dice else text
         return text + self._choices_text(view)
 
-    @staticmethod
-    def _choices_text(view: TrackerView) -> str:
+    def _choices_text(self, view: TrackerView) -> str:
         """What the lights offer while the board waits or a piece is lifted, in words."""
         offers = []
         if view.destinations:
-            offers.append(f"{'put the piece' if view.lifted else 'place a piece'} on "
+            pieces = " or ".join(sorted(self.tracker.expectation.placed_pieces))
+            what = "the piece" if view.lifted else f"a {pieces} piece" if pieces else "a piece"
+            offers.append(f"{'put' if view.lifted else 'place'} {what} on "
                           f"{'a' if len(view.destinations) > 1 else 'the'} green light")
         if view.removals:
             offers.append(f"take off {'a' if len(view.removals) > 1 else 'the'} piece lit orange")
+        if view.status is Status.READY and self._turn_movable:
+            offers.append("move a glowing piece")
         return ": " + ", or ".join(offers) if offers else ""
 
     def snapshot(self) -> dict[str, Any]:

@@ -102,7 +102,8 @@ def indicator(piece: str, display: str) -> RGB:
 def legend(pieces: Mapping[str, str]) -> list[dict[str, object]]:
     """Every LED state for a game whose pieces are ``pieces`` (code -> display colour), JSON-ready."""
     glows = [{"name": f"turn_{code}", "colour": css_colour(indicator(code, display)), "blinks": False,
-              "meaning": f"whose turn: the {code} pieces glow dim while the board waits for their move"}
+              "meaning": f"whose turn: the {code} pieces that can move glow dim while the board waits "
+                         "(all of them on a turn where none moves)"}
              for code, display in pieces.items()]
     return glows + [{"name": name, "colour": css_colour(light.colour), "blinks": light.blinks,
                      "meaning": light.meaning} for name, light in LIGHTS.items()]

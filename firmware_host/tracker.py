@@ -107,7 +107,10 @@ class Expectation:
             back = Footprint.between(self.contents, previous)
             if back.changes:
                 self.plans.append(self._plan(Takeback(plies), back, wiring))
-        self.placements, self.takeoffs = self._choices()
+        self.placements, self.takeoffs, self.placed_pieces = self._choices()
+        #: The locations some legal move changes (not a takeback).
+        self.movable = frozenset(location for plan in self.plans if not isinstance(plan.move, Takeback)
+                                 for location in plan.locations)
         self.by_reading: dict[Reading, list[Plan]] = {}
         self.touching: dict[str, list[Plan]] = {}
         self.invisible: list[Plan] = []
@@ -119,19 +122,22 @@ class Expectation:
             for location in plan.locations:
                 self.touching.setdefault(location, []).append(plan)
 
-    def _choices(self) -> tuple[frozenset[str], frozenset[str]]:
-        """Where a piece from the box may be placed, and which pieces a move only takes off (a capture to choose)."""
+    def _choices(self) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+        """Where a piece from the box may be placed, which pieces a move only takes off (a capture to choose),
+        and which pieces may be placed."""
         placements: set[str] = set()
         takeoffs: set[str] = set()
+        pieces: set[str] = set()
         for plan in self.plans:
             todos = [Todo.of(change) for change in plan.footprint.changes if change.location in self.expected]
             puts = {todo.location for todo in todos if todo.kind == "put"}
             net = sum(len(todo.pieces) * {"put": 1, "remove": -1, "flip": 0}[todo.kind] for todo in todos)
             if net > 0:
                 placements |= puts
+                pieces |= {piece for todo in todos if todo.kind == "put" for piece in todo.pieces}
             elif net < 0 and not puts:
                 takeoffs |= {todo.location for todo in todos if todo.kind == "remove"}
-        return frozenset(placements), frozenset(takeoffs)
+        return frozenset(placements), frozenset(takeoffs), frozenset(pieces)
 
     def _plan(self, move: Move, footprint: Footprint, wiring: Wiring) -> Plan:
         reading = frozenset((c.location, after) for c in footprint.changes

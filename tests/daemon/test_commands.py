@@ -165,7 +165,7 @@ def test_run_by_hand_says_what_it_runs_then_prints_its_status(tmp_path) -> None:
     assert started == (f"gameboard run: Square Off on squareoff, 24 channels, sensors mock, LEDs mock, buttons mock, "
                        f"journal {tmp_path}/gameboard/mock-journal.sqlite3; its status changes and errors follow on "
                        "stderr; Ctrl-C stops\n")
-    assert status == "black to move: place a piece on a green light\n"
+    assert status == "black to move: place a black piece on a green light\n"
     assert "Traceback" not in rest
 
 

@@ -44,11 +44,16 @@ def footprints(state: State) -> list[Footprint]:
     return [footprint for move in state.legal_moves if (footprint := state.footprint(move)).changes]
 
 
-def placements(state: State) -> set[str]:
-    """Where a move puts a new piece from the box and takes none off (a drop may turn others over)."""
-    return {change.location for footprint in footprints(state)
+def placing(state: State) -> list:
+    """The changes of the moves that put a new piece from the box and take none off (a drop may turn others
+    over), where the new piece goes."""
+    return [change for footprint in footprints(state)
             if all(change.after is not None and "+" not in (change.before or "") for change in footprint.changes)
-            for change in footprint.changes if change.before is None}
+            for change in footprint.changes if change.before is None]
+
+
+def placements(state: State) -> set[str]:
+    return {change.location for change in placing(state)}
 
 
 def takeoffs(state: State) -> set[str]:
@@ -91,7 +96,8 @@ def test_the_places_a_piece_from_the_box_may_go_light_while_the_board_waits(tmp_
     daemon, mock, clock = tables.open_board(state, tmp_path / "j.sqlite3")
     run(daemon, clock, 0.1)
     assert lit(mock, "destination") == placements(state)
-    assert "place a piece on " in daemon.status_text()
+    pieces = " or ".join(sorted({change.after for change in placing(state)}))
+    assert f"place a {pieces} piece on " in daemon.status_text()
     assert set(daemon.snapshot()["destinations"]) == placements(state)
 
 

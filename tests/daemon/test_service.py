@@ -49,7 +49,7 @@ def test_run_says_ready_feeds_the_watchdog_and_stops_cleanly_on_sigterm(tmp_path
         try:
             messages = [listener.recv(4096).decode()]
             assert messages[0].startswith("READY=1\nSTATUS=")
-            assert messages[0].endswith("black to move: place a piece on a green light")  # an empty board
+            assert messages[0].endswith("black to move: place a black piece on a green light")  # an empty board
             messages.append(listener.recv(4096).decode())
             assert messages[1] == "WATCHDOG=1"
             process.send_signal(signal.SIGTERM)

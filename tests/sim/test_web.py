@@ -188,7 +188,7 @@ def test_the_page_says_when_the_board_cannot_see_and_shows_the_board_flashing(tm
     mock.repair_sensors()
     clock.advance(0.1)
     daemon.step()
-    assert mirror.view()["status"] == "black to move: place a piece on a green light"
+    assert mirror.view()["status"] == "black to move: place a black piece on a green light"
     daemon.close()
 
 
@@ -203,7 +203,7 @@ def test_gameboard_run_web_serves_the_mirror(tmp_path):
             assert line, process.stderr.read()  # another line may come first; the end of output may not
         first, answers = exchange(f"http://127.0.0.1:{port}/", [{"type": "take", "piece": "black"}], 1)
         assert first["view"]["read_only"] is True and first["view"]["game"] == "squareoff"
-        assert first["view"]["status"] == "black to move: place a piece on a green light"
+        assert first["view"]["status"] == "black to move: place a black piece on a green light"
         assert answers[0]["message"] == "this page mirrors a real board: play on the board"
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
