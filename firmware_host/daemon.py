@@ -366,8 +366,9 @@ class Daemon:
         self._turn_colour = self.piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0)
         mine = frozenset(loc for loc, content in expectation.contents.items()
                          if turn is not None and turn in stack_pieces(content) and loc in self.watched)
-        #: The mover's pieces glow: those a legal move takes along, or all of them if none moves (a placing turn).
-        self._turn_movable = mine & expectation.movable
+        #: In the mover's colour glow the pieces a legal move lifts (any colour, where the rules allow),
+        #: or all of the mover's own if none can move (a placing turn).
+        self._turn_movable = expectation.movable & self.watched
         self._turn_locations = self._turn_movable or mine
 
     # -- output ---------------------------------------------------------------------------
@@ -436,8 +437,14 @@ class Daemon:
                           f"{'a' if len(view.destinations) > 1 else 'the'} green light")
         if view.removals:
             offers.append(f"take off {'a' if len(view.removals) > 1 else 'the'} piece lit orange")
-        if view.status is Status.READY and self._turn_movable:
-            offers.append("move a glowing piece")
+        if view.status is Status.READY:
+            if self._turn_movable:
+                offers.append("move a glowing piece")
+            expectation = self.tracker.expectation
+            for button, move in sorted(expectation.buttons.items()):
+                words = button.replace("_", " ")
+                offers.append(f"press {words}" + ("" if str(move) in (words, "end") else f" to {move}"))
+            offers += [f'make "{move}" by its name' for move in expectation.unseen]
         return ": " + ", or ".join(offers) if offers else ""
 
     def snapshot(self) -> dict[str, Any]:

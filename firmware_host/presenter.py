@@ -2,7 +2,7 @@
 
 Each location gets at most one colour, chosen by priority (a fix or a dead end beats
 a candidate beats what is left to do beats a lifted piece beats a destination beats
-the last move beats the whose-turn glow).  A fault flashes every LED in its colour,
+the whose-turn glow beats the last move: the piece just moved glows if it can move again).  A fault flashes every LED in its colour,
 alternating with that picture: a board that cannot see (amber), a journal that cannot
 be written (red).  The frame is then dimmed by the brightness setting and, if the
 strips would still draw more than the budget (a full-white WS2812 draws about 60 mA,
@@ -129,8 +129,8 @@ class Presenter:
         lit: dict[str, RGB] = {}
         glow = tuple(int(c * TURN_GLOW) for c in scene.turn_colour)
         if view.status is Status.READY:
-            lit.update(dict.fromkeys(scene.turn_locations, glow))
             lit.update(dict.fromkeys(scene.last_move, PALETTE["last_move"]))
+            lit.update(dict.fromkeys(scene.turn_locations, glow))
         lit.update(dict.fromkeys(view.removals, PALETTE["removal"]))
         lit.update(dict.fromkeys(view.destinations, PALETTE["destination"]))
         lit.update(dict.fromkeys(view.lifted, PALETTE["lifted"]))

@@ -108,9 +108,9 @@ class Expectation:
             if back.changes:
                 self.plans.append(self._plan(Takeback(plies), back, wiring))
         self.placements, self.takeoffs, self.placed_pieces = self._choices()
-        #: The locations some legal move changes (not a takeback).
+        #: The pieces some legal move lifts where the sensors see it (not a takeback).
         self.movable = frozenset(location for plan in self.plans if not isinstance(plan.move, Takeback)
-                                 for location in plan.locations)
+                                 for location, after in plan.reading if after is None)
         self.by_reading: dict[Reading, list[Plan]] = {}
         self.touching: dict[str, list[Plan]] = {}
         self.invisible: list[Plan] = []
@@ -129,6 +129,8 @@ class Expectation:
         takeoffs: set[str] = set()
         pieces: set[str] = set()
         for plan in self.plans:
+            if isinstance(plan.move, Takeback):
+                continue
             todos = [Todo.of(change) for change in plan.footprint.changes if change.location in self.expected]
             puts = {todo.location for todo in todos if todo.kind == "put"}
             net = sum(len(todo.pieces) * {"put": 1, "remove": -1, "flip": 0}[todo.kind] for todo in todos)

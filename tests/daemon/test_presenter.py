@@ -25,11 +25,11 @@ def presenter(brightness: float = 1.0, budget: float = 100_000.0, dice=()) -> Pr
     return Presenter(WIRING, brightness, budget, 60.0, dice)
 
 
-def test_ready_shows_the_last_move_over_the_whose_turn_glow() -> None:
+def test_ready_shows_the_whose_turn_glow_over_the_last_move() -> None:
     scene = Scene(TrackerView(Status.READY), last_move=frozenset({"p1", "p5"}),
                   turn_locations=frozenset({"p5", "p9"}), turn_colour=(200, 100, 40))
     colours = presenter().colours(scene)
-    assert colours == {"p1": PALETTE["last_move"], "p5": PALETTE["last_move"], "p9": (50, 25, 10)}
+    assert colours == {"p1": PALETTE["last_move"], "p5": (50, 25, 10), "p9": (50, 25, 10)}
 
 
 def test_a_move_under_way_shows_lifted_destinations_and_removals_not_the_last_move() -> None:
