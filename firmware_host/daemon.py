@@ -444,7 +444,10 @@ class Daemon:
             for button, move in sorted(expectation.buttons.items()):
                 words = button.replace("_", " ")
                 offers.append(f"press {words}" + ("" if str(move) in (words, "end") else f" to {move}"))
-            offers += [f'make "{move}" by its name' for move in expectation.unseen]
+            names = ", ".join(f'"{move}"' for move in expectation.unseen)
+            if names:
+                offers.append(f"make {names} by its name" if len(expectation.unseen) == 1
+                              else f"make one by its name: {names}")
         return ": " + ", or ".join(offers) if offers else ""
 
     def snapshot(self) -> dict[str, Any]:
