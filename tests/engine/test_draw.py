@@ -1,20 +1,33 @@
-"""The board drawing: every piece of a stack, pieces that never touch.
+"""The board drawing: stacks, Over-Pass's lens, pieces big enough to click.
 
 Every test draws with the real ``svg()`` or the real CLI and reads the SVG back as XML.
 """
 
+import json
 import math
 import xml.etree.ElementTree as ET
 from itertools import combinations
 
 import pytest
 
+from engine import boards
 from engine.boards import board_names, load_board
 from engine.draw import Overlay, svg
 from firmware_host.cli import main
 
 SVG = "{http://www.w3.org/2000/svg}"
 SUITS = load_board("pawns").equipment.suits
+
+#: Smallest piece (and hit disc) diameter, in px.  At 1280 px: 24, WCAG 2.2's minimum
+#: target size (SC 2.5.8, 24 x 24 CSS px).  The drawing scales with its width, and on a
+#: 390 px phone Over-Pass's 201 places share a 390 px square, about 27 x 27 px each if
+#: they tiled it with no gap: 24 px for every one cannot be had, so there the page's zoom
+#: does the rest, and the floor is the 1280 one scaled down (7 px, a disc still seen and
+#: hit after a 3.5x pinch).  The centre, where play is, gets more (see the lens test).
+FLOOR = {1280: 24.0, 390: 7.0}
+#: Over-Pass's centre pieces drawn to scale (before the lens) were 36.9 px across at 1280.
+OVERPASS_CENTRE_TO_SCALE = 36.9
+CENTRE = ["center"] + [f"p{n}" for n in range(1, 9)]
 
 
 def drawing(board: str, overlay: Overlay | None = None, width: int = 1280) -> ET.Element:
@@ -36,6 +49,11 @@ def disc(circle: ET.Element) -> tuple[float, float, float]:
 def everywhere(board: str) -> Overlay:
     """A piece on every location of the board."""
     return Overlay(pieces={loc: "x" for loc in load_board(board).locations})
+
+
+def centres(board: str) -> dict[str, tuple[float, float]]:
+    """Where each location is drawn (the centre of the piece on it)."""
+    return {loc: disc(pieces(g)[0])[:2] for loc, g in groups(drawing(board, everywhere(board))).items()}
 
 
 # -- stacks ---------------------------------------------------------------------------------
@@ -84,7 +102,75 @@ def test_board_draw_shows_pawns_crossings_stacks_of_three(tmp_path):
     assert [t.text for t in tile.iter(f"{SVG}text")] == ["3"]
 
 
-# -- pieces --------------------------------------------------------------------
+# -- Over-Pass's centre ---------------------------------------------------------------------
+
+
+def test_overpass_centre_pieces_are_at_least_twice_as_large_as_drawn_to_scale():
+    doc = drawing("overpass", everywhere("overpass"), width=1280)
+    sizes = {loc: 2 * disc(pieces(g)[0])[2] for loc, g in groups(doc).items()}
+    assert min(sizes[loc] for loc in CENTRE) >= 2 * OVERPASS_CENTRE_TO_SCALE
+    assert min(sizes[loc] for loc in sizes if loc.startswith("p")) > OVERPASS_CENTRE_TO_SCALE  # none got worse
+
+
+def test_the_lens_keeps_overpass_the_same_board():
+    """Every location keeps its direction from the centre and its order outward; the
+    Center Square and the two squares around it (within the flat radius) keep their shape."""
+    board = load_board("overpass")
+    drawn = centres("overpass")
+    cx, cy = drawn["center"]
+    polar = {}
+    for loc, (x, y) in drawn.items():
+        bx, by = board.locations[loc].xy
+        polar[loc] = (math.hypot(bx, by), math.hypot(x - cx, y - cy))
+        if polar[loc][0] > 1e-6:  # the same direction (the page's y grows downward)
+            r, drawn_r = polar[loc]
+            assert ((x - cx) / drawn_r, (cy - y) / drawn_r) == pytest.approx((bx / r, by / r), abs=1e-3)
+    for a, b in combinations(polar.values(), 2):
+        if a[0] < b[0] - 1e-6:
+            assert a[1] < b[1]
+    flat = json.loads(boards.data_path("overpass").read_text())["drawing"]["fisheye"]["flat_radius"]
+    scales = [drawn_r / r for r, drawn_r in polar.values() if 1e-6 < r <= flat]
+    assert len(scales) >= 8 and max(scales) == pytest.approx(min(scales), rel=1e-3)
+
+
+@pytest.mark.parametrize("name", ["squareoff", "hexover", "pawns"])
+def test_boards_that_ask_for_no_lens_are_drawn_to_scale(name):
+    board = load_board(name)
+    drawn = centres(name)
+    pairs = list(combinations(sorted(drawn), 2))[::7]
+    scales = [math.dist(drawn[a], drawn[b]) / math.dist(board.locations[a].xy, board.locations[b].xy)
+              for a, b in pairs]
+    assert max(scales) == pytest.approx(min(scales), rel=1e-3)
+
+
+def test_a_bad_lens_in_a_board_file_is_named_not_traced(tmp_path, monkeypatch, capsys):
+    data = json.loads(boards.data_path("overpass").read_text())
+    data["drawing"] = {"fisheye": {"flat_radius": 2, "halving_distance": 0}}
+    (tmp_path / "overpass.json").write_text(json.dumps(data))
+    monkeypatch.setattr(boards, "DATA", tmp_path)
+    boards.load_board.cache_clear()
+    try:
+        assert main(["board", "draw", "overpass", "-o", str(tmp_path / "board.svg")]) == 2
+    finally:
+        boards.load_board.cache_clear()
+    err = capsys.readouterr().err
+    assert err.startswith(f"gameboard: error: {tmp_path / 'overpass.json'}: drawing.fisheye needs flat_radius >= 0 "
+                          "and halving_distance > 0")
+    assert "Traceback" not in err
+
+
+# -- big enough to click --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", sorted(FLOOR))
+@pytest.mark.parametrize("name", board_names())
+def test_every_piece_and_hit_disc_is_large_enough_to_click(name, width):
+    full = drawing(name, everywhere(name), width=width)
+    empty = drawing(name, width=width)
+    diameters = [2 * disc(p)[2] for g in groups(full).values() for p in pieces(g)]
+    diameters += [2 * float(c.get("r")) for c in empty.iter(f"{SVG}circle") if c.get("class") == "hit"]
+    assert len(diameters) >= len(load_board(name).locations)
+    assert min(diameters) >= FLOOR[width]
 
 
 @pytest.mark.parametrize("name", board_names())
