@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 from engine.board import Board, Location
+from engine.draw_labels import Anchor, place_labels
 from engine.draw_lens import ToScale, bounds, lens_of
 from engine.geometry import Coord
 
@@ -23,6 +24,7 @@ RGB = tuple[int, int, int]
 
 INK = "#2b2118"
 PAPER = "#e9d8b4"
+LABEL_INK = "#5a3d9a"
 FILLS = {"cover": "#8a6a43", "red": "#c8584a", "white": "#f7f2e6", "tile": "#f1e7d0", "domino": "#fbfaf5"}
 #: A piece's radius is at most this fraction of the drawing's larger side...
 LARGEST_PIECE = 0.035
@@ -101,6 +103,8 @@ def svg(board: Board, overlay: Overlay | None = None, width: int = 800) -> str:
     for location in board.locations.values():
         out.append(_spot(location, spots_px[location.id], radii_px[location.id], room[location.id] * page.scale,
                          overlay))
+    if overlay.show_ids:
+        out.append(_labels(board, spots_px, radii_px, (width, height)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -156,9 +160,6 @@ def _spot(location: Location, centre: tuple[float, float], rad: float, room: flo
     elif not location.outline:  # a dot, inside a transparent disc that takes the clicks
         parts.append(f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{rad:.2f}" fill="transparent" class="hit"/>'
                      f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{rad * 0.28:.2f}" fill="{INK}" class="spot"/>')
-    if overlay.show_ids:
-        parts.append(f'<text x="{cx:.2f}" y="{cy - rad * 1.1:.2f}" font-size="{max(rad * 0.9, 7):.1f}" '
-                     f'text-anchor="middle" font-family="sans-serif" fill="#5a3d9a">{escape(location.id)}</text>')
     parts.append("</g>")
     return "".join(parts)
 
@@ -191,3 +192,19 @@ def _stack(codes: list[str], cx: float, cy: float, rad: float, room: float, colo
                      f'text-anchor="middle" font-family="sans-serif" font-weight="bold" fill="{INK}">'
                      f"{len(codes)}</text></g>")
     return parts
+
+
+def _labels(board: Board, centres: dict[str, tuple[float, float]], radii: dict[str, float],
+            page: tuple[float, float]) -> str:
+    """Every location's id, placed so that no two labels overlap (see ``engine.draw_labels``)."""
+    size = max(7.0, min(0.9 * max(radii.values()), 14.0))
+    anchors = [Anchor(loc.id, *centres[loc.id], radii[loc.id], bool(loc.outline)) for loc in board.locations.values()]
+    parts = [f'<g class="labels" pointer-events="none" font-family="sans-serif" text-anchor="middle" fill="{LABEL_INK}">']
+    for label in place_labels(anchors, size, page):
+        left, top, right, bottom = label.box
+        parts.append(f'<rect x="{left:.2f}" y="{top:.2f}" width="{right - left:.2f}" height="{bottom - top:.2f}" '
+                     f'rx="{0.2 * label.size:.2f}" fill="{PAPER}" fill-opacity="0.8" class="label-box"/>'
+                     f'<text x="{label.x:.2f}" y="{label.baseline:.2f}" font-size="{label.size:.2f}" '
+                     f'textLength="{label.width:.2f}" lengthAdjust="spacingAndGlyphs">{escape(label.text)}</text>')
+    parts.append("</g>")
+    return "\n".join(parts)

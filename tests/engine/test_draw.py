@@ -1,4 +1,4 @@
-"""The board drawing: stacks, Over-Pass's lens, pieces big enough to click.
+"""The board drawing: stacks, Over-Pass's lens, labels that never overlap, pieces big enough to click.
 
 Every test draws with the real ``svg()`` or the real CLI and reads the SVG back as XML.
 """
@@ -13,6 +13,7 @@ import pytest
 from engine import boards
 from engine.boards import board_names, load_board
 from engine.draw import Overlay, svg
+from engine.draw_labels import ASCENT
 from firmware_host.cli import main
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -157,6 +158,42 @@ def test_a_bad_lens_in_a_board_file_is_named_not_traced(tmp_path, monkeypatch, c
     assert err.startswith(f"gameboard: error: {tmp_path / 'overpass.json'}: drawing.fisheye needs flat_radius >= 0 "
                           "and halving_distance > 0")
     assert "Traceback" not in err
+
+
+# -- labels ---------------------------------------------------------------------------------
+
+
+def label_boxes(doc: ET.Element) -> dict[str, tuple[float, float, float, float]]:
+    """Each label's box: its forced width (textLength) by one font size, ASCENT of it above the baseline."""
+    boxes = {}
+    for text in doc.iter(f"{SVG}text"):
+        if text.get("textLength"):
+            x, y, size, width = (float(text.get(k)) for k in ("x", "y", "font-size", "textLength"))
+            assert text.text not in boxes
+            boxes[text.text] = (x - width / 2, y - ASCENT * size, x + width / 2, y + (1 - ASCENT) * size)
+    return boxes
+
+
+@pytest.mark.parametrize("width", [None, 390, 1280])
+@pytest.mark.parametrize("name", board_names())
+def test_ids_label_every_location_and_no_two_overlap(tmp_path, name, width):
+    out = tmp_path / f"{name}.svg"
+    assert main(["board", "draw", name, "-o", str(out), "--ids"] + (["--width", str(width)] if width else [])) == 0
+    doc = ET.parse(out).getroot()
+    boxes = label_boxes(doc)
+    assert sorted(boxes) == sorted(load_board(name).locations)
+    page_width, page_height = float(doc.get("width")), float(doc.get("height"))
+    for left, top, right, bottom in boxes.values():
+        assert 0 <= left < right <= page_width and 0 <= top < bottom <= page_height
+    overlapping = [(a, b) for (a, p), (b, q) in combinations(boxes.items(), 2)
+                   if p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]]
+    assert overlapping == []
+
+
+def test_ids_on_a_drawing_too_narrow_for_them_get_one_clear_line(tmp_path, capsys):
+    assert main(["board", "draw", "overpass", "-o", str(tmp_path / "board.svg"), "--ids", "--width", "200"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gameboard: error: at 200 px wide the ids do not fit") and err.endswith("--width\n")
 
 
 # -- big enough to click --------------------------------------------------------------------
