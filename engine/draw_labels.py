@@ -47,12 +47,9 @@ class Label:
 
     @property
     def box(self) -> Box:
-        return label_box(self.x, self.baseline, self.size, self.width)
-
-
-def label_box(x: float, baseline: float, size: float, width: float) -> Box:
-    """The box a label of this size takes, centred on x (the test reads labels back by it)."""
-    return (x - width / 2, baseline - ASCENT * size, x + width / 2, baseline + (1 - ASCENT) * size)
+        half = self.width / 2
+        return (self.x - half, self.baseline - ASCENT * self.size, self.x + half,
+                self.baseline + (1 - ASCENT) * self.size)
 
 
 def place_labels(anchors: list[Anchor], size: float, page: tuple[float, float]) -> list[Label]:
