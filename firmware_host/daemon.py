@@ -368,7 +368,7 @@ class Daemon:
                          if turn is not None and turn in stack_pieces(content) and loc in self.watched)
         #: In the mover's colour glow the pieces a legal move lifts (any colour, where the rules allow),
         #: or all of the mover's own if none can move (a placing turn).
-        self._turn_movable = expectation.movable & self.watched
+        self._turn_movable = expectation.choices.movable & self.watched
         self._turn_locations = self._turn_movable or mine
 
     # -- output ---------------------------------------------------------------------------
@@ -430,11 +430,16 @@ class Daemon:
     def _choices_text(self, view: TrackerView) -> str:
         """What the lights offer while the board waits or a piece is lifted, in words."""
         offers = []
-        if view.destinations:
-            pieces = " or ".join(sorted(self.tracker.expectation.placed_pieces))
-            what = "the piece" if view.lifted else f"a {pieces} piece" if pieces else "a piece"
-            offers.append(f"{'put' if view.lifted else 'place'} {what} on "
-                          f"{'a' if len(view.destinations) > 1 else 'the'} green light")
+        choices = self.tracker.expectation.choices
+        where = f"{'a' if len(view.destinations) > 1 else 'the'} green light"
+        if view.destinations and view.lifted:
+            offers.append(f"put the piece on {where}")
+        elif view.destinations:
+            if choices.from_box:
+                offers.append(f"place a {' or '.join(sorted(choices.from_box))} piece on {where}")
+            if choices.off_stacks:
+                offers.append(f"move a {' or '.join(sorted(choices.off_stacks))} piece off a glowing stack "
+                              f"onto {where}")
         if view.removals:
             offers.append(f"take off {'a' if len(view.removals) > 1 else 'the'} piece lit orange")
         if view.status is Status.READY:

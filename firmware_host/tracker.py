@@ -82,6 +82,21 @@ class Status(str, Enum):
     RESTORING = "restoring"  # after an undo, new game or restart: put the position back
 
 
+@dataclass(frozen=True)
+class Choices:
+    """What the board offers while it waits, beyond the moves that begin with a lift the sensors see."""
+
+    #: Where a piece may be put: one from the box, or one lifted off a stack (which the sensors cannot see).
+    places: frozenset[str] = frozenset()
+    #: The pieces a move only takes off (a capture to choose, an exit).
+    takeoffs: frozenset[str] = frozenset()
+    #: The pieces that may come from the box, and off a stack.
+    from_box: frozenset[str] = frozenset()
+    off_stacks: frozenset[str] = frozenset()
+    #: The locations a legal move takes a piece from.
+    movable: frozenset[str] = frozenset()
+
+
 class Expectation:
     """What the sensors should read now, and every way the board may change from here."""
 
@@ -107,10 +122,7 @@ class Expectation:
             back = Footprint.between(self.contents, previous)
             if back.changes:
                 self.plans.append(self._plan(Takeback(plies), back, wiring))
-        self.placements, self.takeoffs, self.placed_pieces = self._choices()
-        #: The pieces some legal move lifts where the sensors see it (not a takeback).
-        self.movable = frozenset(location for plan in self.plans if not isinstance(plan.move, Takeback)
-                                 for location, after in plan.reading if after is None)
+        self.choices = self._choices()
         self.by_reading: dict[Reading, list[Plan]] = {}
         self.touching: dict[str, list[Plan]] = {}
         self.invisible: list[Plan] = []
@@ -122,24 +134,34 @@ class Expectation:
             for location in plan.locations:
                 self.touching.setdefault(location, []).append(plan)
 
-    def _choices(self) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-        """Where a piece from the box may be placed, which pieces a move only takes off (a capture to choose),
-        and which pieces may be placed."""
-        placements: set[str] = set()
+    def _choices(self) -> Choices:
+        """What the board offers while it waits: where a piece may be put, which pieces a move only takes off."""
+        places: set[str] = set()
         takeoffs: set[str] = set()
-        pieces: set[str] = set()
+        pieces: dict[str, set[str]] = {"box": set(), "stack": set()}
+        movable: set[str] = set()
         for plan in self.plans:
             if isinstance(plan.move, Takeback):
                 continue
             todos = [Todo.of(change) for change in plan.footprint.changes if change.location in self.expected]
-            puts = {todo.location for todo in todos if todo.kind == "put"}
-            net = sum(len(todo.pieces) * {"put": 1, "remove": -1, "flip": 0}[todo.kind] for todo in todos)
+            seen = {location for location, _ in plan.reading}
+            puts = [todo for todo in todos if todo.kind == "put"]
+            removes = [todo for todo in todos if todo.kind == "remove"]
+            movable |= {todo.location for todo in removes}
+            net = sum(len(todo.pieces) for todo in puts) - sum(len(todo.pieces) for todo in removes)
             if net > 0:
-                placements |= puts
-                pieces |= {piece for todo in todos if todo.kind == "put" for piece in todo.pieces}
-            elif net < 0 and not puts:
-                takeoffs |= {todo.location for todo in todos if todo.kind == "remove"}
-        return frozenset(placements), frozenset(takeoffs), frozenset(pieces)
+                source = "box"
+            elif net == 0 and puts and not any(todo.location in seen for todo in removes):
+                source = "stack"  # lifted off a stack, which still holds pieces: the sensors see it arrive only
+                puts = [todo for todo in puts if todo.location in seen]
+            else:
+                if net < 0 and not puts:
+                    takeoffs |= {todo.location for todo in removes}
+                continue
+            places |= {todo.location for todo in puts}
+            pieces[source] |= {piece for todo in puts for piece in todo.pieces}
+        return Choices(frozenset(places), frozenset(takeoffs), frozenset(pieces["box"]), frozenset(pieces["stack"]),
+                       frozenset(movable))
 
     def _plan(self, move: Move, footprint: Footprint, wiring: Wiring) -> Plan:
         reading = frozenset((c.location, after) for c in footprint.changes
@@ -346,8 +368,8 @@ class MoveTracker:
             if unseen:
                 self._waiting = TrackerView(Status.CONFIRM, candidates=unseen,
                                             note="the sensors cannot see this move: press confirm to make it")
-        return self._waiting or TrackerView(Status.READY, destinations=self.expectation.placements,
-                                            removals=self.expectation.takeoffs)
+        choices = self.expectation.choices
+        return self._waiting or TrackerView(Status.READY, destinations=choices.places, removals=choices.takeoffs)
 
     def _matched(self, matches: list[Plan]) -> TrackerView:
         """One move settles; the cheapest of equal footprints settles; anything else (a takeback too) is confirmed."""

@@ -97,7 +97,7 @@ class LedPerson:
         status = sight.status
         if self.trace:
             print(f"{status!r} lit={sight.lights} blinking={sorted(sight.blinking)} hand={self.session.hand}")
-        if status.startswith("game over"):
+        if status.startswith("game over") and not sight.blinking:
             return False
         hand = self.session.hand
         red, pink = sight.where("fix_from"), sight.where("fix_to")
@@ -117,7 +117,7 @@ class LedPerson:
             for loc in flips:
                 if self.session.mock.contents.get(loc) != colour:
                     self.do({"type": "flip", "loc": loc})
-            if "confirm when done" in status:
+            if "confirm when done" in status or status.startswith("game over"):
                 self.do({"type": "button", "name": "confirm"})
         elif puts := sight.where("destination", blinking=True):
             if not hand:
@@ -156,8 +156,10 @@ class LedPerson:
         glowing = [loc for loc in sight.where("glow") if loc not in self.stuck]
         if "move a glowing piece" in status and glowing:
             offers.append(lambda: self.do({"type": "click", "loc": self.rng.choice(glowing)}))
-        for button in re.findall(r"press ([a-z ]+?)(?: to \w+)?(?:,|$)", status):
-            offers.append(lambda button=button: self.do({"type": "button", "name": button.replace(" ", "_")}))
+        buttons = [lambda button=button: self.do({"type": "button", "name": button.replace(" ", "_")})
+                   for button in re.findall(r"press ([a-z ]+?)(?: to \w+)?(?:,|$)", status)]
+        if buttons and (not offers or self.rng.random() < 0.1):  # a person uses the roll before ending the turn
+            offers = buttons
         named = status.partition(", or make ")[2] or status.partition(": make ")[2]
         for name in re.findall(r'"([^"]+)"', named):
             offers.append(lambda name=name: self.do({"type": "play", "text": name}))
