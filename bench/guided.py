@@ -1,0 +1,60 @@
+"""Every game played to its end on the simulator by a person who reads only the LEDs and the status.
+
+    python bench/guided.py [--seeds 3] [--limit 20000] [GAME ...]
+
+The person is ``tests/sim/led_person.py``'s ``LedPerson``: it knows the LED legend, reads
+the status line, and chooses at random among what they offer; it never asks the engine
+what is legal.  Per game and seed: the moves and the person's actions to the end, the
+board time the game took, the wall time, and whether the board the person left is the
+game's.  A game where the lights and the status left the person with nothing to do
+prints LOST and why.  The test suite plays the same person through each game's first
+moves (``tests/sim/test_led_guided.py``); this plays the long ones to the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.registry import available_games  # noqa: E402
+from firmware_host.sim import SimSession  # noqa: E402
+from hal.clock import ManualClock  # noqa: E402
+from tests.sim.led_person import LedPerson, Lost  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", default=list(available_games()))
+    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--limit", type=int, default=20000, help="moves after which a game is left unfinished")
+    args = parser.parse_args()
+    print(f"{'game':16} {'seed':>4} {'moves':>6} {'actions':>8} {'board min':>9} {'wall s':>7}  result")
+    for name in args.games:
+        for seed in range(args.seeds):
+            with tempfile.TemporaryDirectory() as folder:
+                clock = ManualClock()
+                session = SimSession(name, {}, journal=Path(folder) / "journal.sqlite3", clock=clock, seed=seed)
+                person = LedPerson(session, clock, seed=seed)
+                started = time.perf_counter()
+                try:
+                    moves = person.play(args.limit)
+                except Lost as lost:
+                    print(f"{name:16} {seed:>4} LOST after {len(session.daemon.state.history)} moves: {lost}")
+                    continue
+                state = session.daemon.state
+                board = {loc: piece for loc, piece in session.mock.contents.items() if piece}
+                same = board == {loc: piece for loc, piece in state.contents().items() if piece}
+                result = (state.outcome().reason if state.is_terminal() else "unfinished") + \
+                    ("" if same else "; the board differs from the game's")
+                print(f"{name:16} {seed:>4} {moves:>6} {person.actions:>8} {clock() / 60:>9.1f} "
+                      f"{time.perf_counter() - started:>7.1f}  {result}")
+                session.daemon.close()
+
+
+if __name__ == "__main__":
+    main()
