@@ -77,7 +77,6 @@ def main() -> int:
                 phone.wait_for_function("current && current.daemon.destinations.length > 0")
                 for _ in range(2):
                     phone.locator("#zoom-in").tap()
-                phone.evaluate("document.activeElement.blur()")  # no focus ring in the picture
                 phone.screenshot(path=DOCS / "simulator-phone.png")
                 browser.close()
         finally:
