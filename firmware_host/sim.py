@@ -5,8 +5,8 @@ watches it, and the person's hands: clicking a piece lifts it, clicking a place 
 the most recently lifted piece (that did not come from there) down, as on the
 wooden board; a tile (Pawns Crossing's) holds pieces side by side, so a click there
 with a piece in hand puts it beside them.  What each click would do is in the view,
-for the page to show before it happens.  Nothing here tells the daemon what was meant: it sees only the
-sensors, exactly as on a Pi.
+for the page to show before it happens.  Nothing here tells the daemon what was
+meant: it sees only the sensors, exactly as on a Pi.
 """
 
 from __future__ import annotations
@@ -284,8 +284,8 @@ class SimSession:
         return {
             "title": f"{game.title}",
             "game": game.name,
-            "games": [{"name": name, "title": game["title"], "options": game["options"]}
-                      for name, game in describe().items()],
+            "games": [{"name": name, "title": about["title"], "options": about["options"]}
+                      for name, about in describe().items()],
             "options": game.options,
             "svg": svg(game.board, overlay, width=760),
             "turn": turn,
