@@ -3,8 +3,10 @@
 A ``SimSession`` owns a ``MockBoard`` (the physical board), the ``Daemon`` that
 watches it, and the person's hands: clicking a piece lifts it, clicking a place puts
 the most recently lifted piece (that did not come from there) down, as on the
-wooden board.  Nothing here tells the daemon what was meant: it sees only the
-sensors, exactly as on a Pi.
+wooden board; a tile (Pawns Crossing's) holds pieces side by side, so a click there
+with a piece in hand puts it beside them.  What each click would do is in the view,
+for the page to show before it happens.  Nothing here tells the daemon what was
+meant: it sees only the sensors, exactly as on a Pi.
 """
 
 from __future__ import annotations
@@ -19,17 +21,21 @@ from typing import Any
 from engine.core import Game
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
-from engine.registry import available_games, game_class
+from engine.registry import game_class
+from firmware_host.commands.games import describe
 from firmware_host.config import Hal, LoopConfig
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
+from firmware_host.web.view import snapshot_view
 from hal.base import BUTTONS
 from hal.dice import EnteredDice, RandomDice
 from hal.mock import MockBoard, Noise
 from wiring.model import straight_wiring
 
 BUTTON_LABELS = {"end_turn": "End turn", "confirm": "Confirm", "undo": "Undo", "new_game": "New game",
-                 "hint": "Next choice"}
+                 "hint": "Hint"}
+#: The kind of location that holds several pieces side by side (Pawns Crossing's tiles).
+STACKING_KIND = "tile"
 
 #: How often the simulator steps the daemon (the Pi's default scan rate).
 STEP_HZ = 200
@@ -76,6 +82,23 @@ def split_stack(content: str) -> list[str]:
 
 def join_stack(pieces: list[str]) -> str:
     return "+".join(sorted(pieces))
+
+
+@dataclass(frozen=True)
+class Click:
+    """What a click on a location does: lift the top piece there (the last code of its
+    content), or put a piece in hand down, beside the ``there`` pieces of a stack."""
+
+    location: str
+    there: int
+    lifts: str | None = None
+    puts: Held | None = None
+
+    def describe(self) -> str:
+        if self.puts is None:
+            return f"lifts the {self.lifts} piece" + (f" off this stack of {self.there}" if self.there > 1 else "")
+        back = " back" if self.puts.origin == self.location else ""
+        return f"puts the {self.puts.piece} piece{back} " + (f"on this stack of {self.there}" if self.there else "here")
 
 
 class SimSession:
@@ -150,33 +173,50 @@ class SimSession:
             raise SimError(f"{location!r} is not a location of this board")
         return location
 
-    def _click(self, action: dict[str, Any]) -> None:
-        """Lift the piece here, or put one down: a click on an occupied place with a
-        piece in hand from elsewhere stacks it only where the game stacks pieces."""
-        location = self._location(action)
+    def next_click(self, location: str) -> Click | None:
+        """What a click here would do; None: nothing (an empty place, an empty hand).
+
+        A piece in hand is put down on an empty place or a stack (the last one lifted
+        that did not come from there, else the one that did: put back); a click on any
+        other piece lifts it, a second piece in hand (a Trade's).
+        """
         content = self.mock.contents.get(location)
-        placeable = [held for held in self.hand if held.origin != location]
-        if content is None:
-            if not self.hand:
-                raise SimError("nothing in hand: click a piece to lift it, or take one from the box")
-            held = placeable[-1] if placeable else self.hand[-1]
-            self.hand.remove(held)
-            self.mock.place(location, held.piece)
-        elif placeable and self.stacks(location):
-            held = placeable[-1]
-            self.hand.remove(held)
-            self.mock.lift(location)
-            self.mock.place(location, join_stack(split_stack(content) + [held.piece]))
-        else:
+        pieces = split_stack(content) if content else []
+        if pieces and not (self.hand and self.stacks(location)):
+            return Click(location, len(pieces), lifts=pieces[-1])
+        if not self.hand:
+            return None
+        placeable = [held for held in self.hand if held.origin != location] or self.hand
+        return Click(location, len(pieces), puts=placeable[-1])
+
+    def _click(self, action: dict[str, Any]) -> None:
+        location = self._location(action)
+        click = self.next_click(location)
+        if click is None:
+            raise SimError("nothing in hand: click a piece to lift it, or take one from the box")
+        if click.puts is None:
             pieces = split_stack(self.mock.lift(location))
-            piece = pieces.pop()
+            pieces.pop()
             if pieces:
                 self.mock.place(location, join_stack(pieces))
-            self.hand.append(Held(piece, location))
+            self.hand.append(Held(click.lifts, location))
+        else:
+            self.hand.remove(click.puts)
+            below = split_stack(self.mock.lift(location)) if click.there else []
+            self.mock.place(location, join_stack(below + [click.puts.piece]))
 
     def stacks(self, location: str) -> bool:
-        """Whether a location holds several pieces side by side (Pawns Crossing's tiles)."""
-        return self.daemon.state.game.board.locations[location].kind == "tile"
+        """Whether a location holds several pieces side by side."""
+        return self.daemon.state.game.board.locations[location].kind == STACKING_KIND
+
+    def _hand_hint(self) -> str:
+        """What the next click does, in general (the view's ``clicks`` say it for each location)."""
+        if not self.hand:
+            return "a click on a piece lifts it; take a piece from the box to put one on the board"
+        piece = self.hand[-1].piece
+        stacking = any(location.kind == STACKING_KIND for location in self.daemon.state.game.board.locations.values())
+        on_stack = f", on a {STACKING_KIND} adds it to the pieces there" if stacking else ""
+        return f"a click on an empty place puts the {piece} piece there{on_stack}, on another piece lifts that one too"
 
     def _flip(self, action: dict[str, Any]) -> None:
         """Turn a piece over: the next piece code of the game (Hexover's black and white)."""
@@ -224,6 +264,8 @@ class SimSession:
     # -- what the page shows ------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
+        """Everything the page shows, JSON-ready: the board drawn with its LEDs, the panels,
+        the new-game form's fields (each game's options) and what a click on each location does."""
         daemon = self.daemon
         state = daemon.state
         game = state.game
@@ -242,22 +284,25 @@ class SimSession:
         return {
             "title": f"{game.title}",
             "game": game.name,
-            "games": [{"name": name, "title": cls.title} for name, cls in available_games().items()],
+            "games": [{"name": name, "title": about["title"], "options": about["options"]}
+                      for name, about in describe().items()],
+            "options": game.options,
             "svg": svg(game.board, overlay, width=760),
             "turn": turn,
             "turn_colour": game.pieces.get(state.turn_piece() or "", ""),
-            "dice": snapshot["dice"],
-            "status": snapshot["status_text"] + (f" - {snapshot['note']}" if snapshot["note"] else ""),
+            **snapshot_view(snapshot),
             "buttons": [{"name": name, "label": BUTTON_LABELS[name], "enabled": name in offered,
                          "action": {"type": "button", "name": name}} for name in BUTTONS]
                        + [{"name": text, "label": text, "enabled": True, "action": {"type": "play", "text": text}}
                           for text in snapshot["moves"]],
             "dice_entry": self.entered_dice and state.is_chance_node(),
             "hand": [held.piece for held in self.hand],
+            "hand_hint": self._hand_hint(),
+            "clicks": {location: click.describe() for location in self.wiring.channel_of
+                       if (click := self.next_click(location))},
             "tray": list(game.pieces),
             "piece_colours": game.pieces,
             "noise": self.noise,
-            "log": snapshot["history"],
             "daemon": {key: snapshot[key] for key in ("status", "expected", "observed", "leds", "lifted",
                                                        "destinations", "candidates", "current_ma", "outcome")},
         }

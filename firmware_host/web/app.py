@@ -46,6 +46,11 @@ def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> St
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
+    async def favicon(request: Request) -> Response:
+        """Where browsers look for the icon whatever the page says (the page links the static one,
+        which needs no token)."""
+        return FileResponse(STATIC / "favicon.ico")
+
     async def socket(websocket: WebSocket) -> None:
         await websocket.accept()
         sender = asyncio.create_task(_push_views(websocket, session, read_only))
@@ -62,6 +67,7 @@ def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> St
 
     routes = [
         Route("/", index),
+        Route("/favicon.ico", favicon),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -14,6 +14,8 @@ from typing import Any
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from firmware_host.daemon import Daemon
+from firmware_host.presenter import hex_colour
+from firmware_host.web.view import snapshot_view
 
 
 class MirrorSession:
@@ -55,7 +57,7 @@ class MirrorSession:
     def view(self) -> dict[str, Any]:
         with self._lock:
             snapshot = self._snapshot
-        leds = {loc: _rgb(colour) for loc, colour in snapshot["leds"].items() if colour != "#000000"}
+        leds = {loc: hex_colour(colour) for loc, colour in snapshot["leds"].items() if colour != "#000000"}
         pieces = {loc: piece for loc, piece in snapshot["expected"].items() if piece}
         player = snapshot["turn"]
         turn = self._player_names[player] if 0 <= player < len(self._player_names) else ""
@@ -63,20 +65,17 @@ class MirrorSession:
             "title": self._title,
             "game": snapshot["game"],
             "games": [],
+            "options": {},
             "svg": svg(self._board, Overlay(pieces=pieces, leds=leds, piece_colours=self._pieces), width=760),
             "turn": turn,
             "turn_colour": self._pieces.get(snapshot["turn_piece"] or "", ""),
-            "dice": snapshot["dice"],
-            "status": snapshot["status_text"] + (f" - {snapshot['note']}" if snapshot["note"] else ""),
+            **snapshot_view(snapshot),
             "buttons": [],
             "dice_entry": False,
             "hand": [],
+            "hand_hint": "",
+            "clicks": {},
             "tray": [],
             "piece_colours": self._pieces,
             "noise": False,
-            "log": snapshot["history"],
         }
-
-
-def _rgb(colour: str) -> tuple[int, int, int]:
-    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)

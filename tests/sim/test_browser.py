@@ -1,4 +1,5 @@
-"""The simulator page in headless Chromium: an opening turn of Over-Pass played by clicks."""
+"""The simulator page in headless Chromium: an opening turn of Over-Pass played by clicks, the page on a
+phone played by touch, zoom, the new-game form, stacks, flips, the legend and the faults banner."""
 
 import http.server
 import shutil
@@ -15,19 +16,98 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run", "--headless=new"]
 
 
-@pytest.fixture
-def page():
+#: Viewports by width: a desktop's, and a phone's (390 px, as an iPhone 12-15's).
+VIEWPORTS = {1280: {"width": 1280, "height": 900}, 390: {"width": 390, "height": 844}}
+
+
+@pytest.fixture(scope="module")
+def browser():
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        yield page
+        yield browser
         browser.close()
 
 
+@pytest.fixture
+def open_page(browser):
+    """``open_page(url, width=1280)`` -> the page loaded in a window that width; touch is on, and a phone
+    (390) is a mobile browser."""
+    contexts = []
+
+    def load(url, width=1280):
+        context = browser.new_context(viewport=VIEWPORTS[width], has_touch=True, is_mobile=width < 800)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(url)
+        page.wait_for_selector("#board svg")
+        return page
+
+    yield load
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport=VIEWPORTS[1280])
+    yield context.new_page()
+    context.close()
+
+
+def drawn_box(page, location):
+    """Where a location is drawn on the screen, scrolled into view (measured at once: each view redraws the board)."""
+    return page.evaluate("""(location) => {
+        const place = document.querySelector(`#board [data-loc="${location}"]`);
+        place.scrollIntoView({block: "nearest"});
+        const box = place.getBoundingClientRect();
+        return {x: box.x, y: box.y, width: box.width, height: box.height};
+    }""", location)
+
+
+def centre(page, location):
+    """The middle of a location on the screen (whatever is drawn on top there)."""
+    box = drawn_box(page, location)
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
 def click(page, location):
-    """Click where a location is on the board, as a person does (whatever is drawn on top there)."""
-    box = page.locator(f'#board [data-loc="{location}"]').first.bounding_box()
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    """Click where a location is on the board, as a person does."""
+    page.mouse.click(*centre(page, location))
+
+
+def tap(page, location):
+    """Tap a location with a finger (touch events, not mouse clicks)."""
+    page.touchscreen.tap(*centre(page, location))
+
+
+def touch_screen(page):
+    """``touch(kind, *points)``: one touch event (touchStart, touchMove, touchEnd) with these fingers, as a
+    touch screen sends it; a gesture's events go through one screen."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind, *points):
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [{"x": x, "y": y, "id": finger}
+                                                                              for finger, (x, y) in enumerate(points)]})
+    return touch
+
+
+def pinch(page, spread_from, spread_to):
+    """Two fingers on the board's middle, moved apart from ``spread_from`` to ``spread_to`` pixels."""
+    touch = touch_screen(page)
+    box = page.locator("#board svg").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for step in range(6):
+        half = (spread_from + (spread_to - spread_from) * step / 5) / 2
+        touch("touchStart" if step == 0 else "touchMove", (x - half, y), (x + half, y))
+    touch("touchEnd")
+
+
+def drawn_size(page, location):
+    return drawn_box(page, location)["width"]
+
+
+def text(page, selector):
+    return page.locator(selector).inner_text()
 
 
 def led(page, location):
@@ -162,3 +242,161 @@ def test_a_refused_page_says_why_instead_of_reconnecting(served, page):
     page.evaluate("history.replaceState(null, '', '/?token=old'); socket.close()")  # as if the token changed
     page.wait_for_function("document.querySelector('#connection').textContent === 'refused'")
     assert page.locator("#error").inner_text() == "a token is needed: open the address printed by gameboard"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_board_fills_its_part_of_the_screen_and_a_placement_is_played_by_touch(served, open_page, width):
+    sim = served("squareoff")
+    page = open_page(sim.url, width)
+    board, hands = page.locator("#board svg").bounding_box(), page.locator("#hands").bounding_box()
+    if width == 390:  # the whole width, the panels below it
+        assert board["x"] == 0 and board["width"] == 390
+        assert hands["y"] >= board["y"] + board["height"]
+    else:  # as tall as the window allows, the panels beside it
+        assert board["width"] >= 700 and board["y"] + board["height"] <= 900
+        assert hands["x"] >= board["x"] + board["width"]
+    wait_for(sim, lambda s: s["status"] == "ready")
+
+    page.locator('#tray button[data-piece="black"]').tap()
+    page.wait_for_selector('#hand [data-piece="black"]')
+    tap(page, "p1")
+    wait_for_history(sim, 1)
+    assert [str(move) for move in sim.session.daemon.state.history] == ["p1"]
+    page.wait_for_function("document.querySelector('#log').textContent === '1.p1'")
+
+
+def test_a_pinch_zooms_the_board_and_a_tap_still_lands_on_its_place(served, open_page):
+    sim = served("overpass", {"players": 2}, seed=7)
+    page = open_page(sim.url, 390)
+    wait_for(sim, lambda s: s["status"] == "ready")
+    whole = drawn_size(page, "center")
+    pinch(page, 40, 240)
+    assert drawn_size(page, "center") > 4 * whole
+
+    mover = sim.session.daemon.state.turn_piece()
+    page.locator(f'#tray button[data-piece="{mover}"]').tap()
+    page.wait_for_selector(f'#hand [data-piece="{mover}"]')
+    tap(page, "center")  # the Center Square, between its neighbours at every zoom
+    wait_for_history(sim, 1)
+    assert str(sim.session.daemon.state.history[0]) == "enter"
+    assert drawn_size(page, "center") > 4 * whole, "a new view keeps the zoom"
+
+    page.locator("#zoom-fit").tap()
+    assert drawn_size(page, "center") == pytest.approx(whole)
+
+
+def test_the_wheel_and_the_buttons_zoom_a_drag_pans_and_a_click_still_lands_on_its_place(served, page):
+    sim = served("squareoff")
+    page.goto(sim.url)
+    page.wait_for_selector("#board svg")
+    whole = drawn_size(page, "p1")
+    page.mouse.move(*centre(page, "p1"))
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"document.querySelector('#board [data-loc=p1]').getBoundingClientRect().width > "
+                           f"{1.5 * whole}")
+    page.click("#zoom-in")
+    zoomed = drawn_size(page, "p1")
+    assert zoomed > 3 * whole
+
+    before = centre(page, "p1")
+    page.mouse.move(*before)
+    page.mouse.down()
+    page.mouse.move(before[0] + 60, before[1] + 40, steps=5)
+    page.mouse.up()
+    after = centre(page, "p1")
+    assert after == pytest.approx((before[0] + 60, before[1] + 40), abs=2), "the board follows the drag"
+    assert text(page, "#error") == "", "a drag is no click"
+
+    page.click('#tray button[data-piece="black"]')
+    page.wait_for_selector('#hand [data-piece="black"]')
+    click(page, "p1")
+    wait_for_history(sim, 1)
+    assert [str(move) for move in sim.session.daemon.state.history] == ["p1"]
+
+
+def test_the_new_game_form_has_the_chosen_games_options_as_fields(served, page):
+    sim = served("squareoff")
+    page.goto(sim.url)
+    page.wait_for_selector("#game-fields [name]")
+    fields = "els => els.map(el => [el.name, el.type])"
+    assert page.locator("#game-fields [name]").evaluate_all(fields) == [
+        ["variant", "select-one"], ["first_player", "select-one"]]
+    assert page.locator("#new-game input[placeholder]").count() == 0, "no JSON box"
+
+    page.select_option("#game-name", "pawns-crossing")
+    assert page.locator("#game-fields [name]").evaluate_all(fields) == [
+        ["players", "select-one"], ["seed", "number"], ["fair_colours", "checkbox"]]
+    assert page.locator("#game-fields label").first.get_attribute("title") == "number of players"
+    page.select_option('[name="players"]', label="3")
+    page.fill('[name="seed"]', "5")
+    page.click('#new-game button[type="submit"]')
+    page.wait_for_function("document.querySelector('#title').textContent === 'Pawns Crossing'")
+    assert sim.call(lambda: sim.session.daemon.state.game.options) == {"players": 3, "seed": 5, "fair_colours": False}
+
+    page.fill('[name="seed"]', "1.5")
+    page.click('#new-game button[type="submit"]')
+    page.wait_for_function("document.querySelector('#error').textContent !== ''")
+    assert text(page, "#error") == "pawns-crossing: option seed=1.5 is of the wrong kind: its default is 0"
+    assert sim.call(lambda: sim.session.daemon.state.game.options["seed"]) == 5
+
+
+def test_touching_a_stack_says_what_a_tap_does_and_sliding_away_does_nothing(served, open_page):
+    sim = served("pawns-crossing")
+    page = open_page(sim.url, 390)
+    stack, touch = centre(page, "t4.1"), touch_screen(page)
+    touch("touchStart", stack)
+    assert text(page, "#next") == "t4.1: lifts the red piece off this stack of 3"
+    touch("touchMove", (stack[0] + 40, stack[1]))
+    touch("touchEnd")
+    assert sim.call(lambda: (sim.session.mock.contents["t4.1"], sim.session.hand)) == ("red+red+red", [])
+
+    tap(page, "t4.1")
+    page.wait_for_selector('#hand [data-piece="red"]')
+    assert text(page, "#next").startswith("a click on an empty place puts the red piece there, on a tile")
+    touch("touchStart", stack)
+    assert text(page, "#next") == "t4.1: puts the red piece back on this stack of 2"
+    touch("touchEnd")
+    page.wait_for_function("document.querySelector('#hand').children.length === 0")
+    assert sim.call(lambda: sim.session.mock.contents["t4.1"]) == "red+red+red"
+
+
+def test_flip_mode_turns_a_piece_over_by_touch(served, open_page):
+    sim = served("hexover")
+    page = open_page(sim.url, 390)
+    assert sim.call(lambda: sim.session.mock.contents["h1"]) == "black"
+    page.locator("#flip-mode").tap()
+    assert page.locator("#flip-mode").get_attribute("aria-pressed") == "true"
+    assert text(page, "#next") == "flip mode: a tap turns a piece over"
+    tap(page, "h1")
+    page.wait_for_selector('#board g[data-loc="h1"] [data-piece="white"]')
+    page.locator("#flip-mode").tap()
+    tap(page, "h1")
+    page.wait_for_selector('#hand [data-piece="white"]')
+
+
+def test_the_legend_the_faults_banner_the_hint_button_and_long_move_lists(served, page):
+    sim = served("squareoff")
+    page.goto(sim.url)
+    page.wait_for_selector("#board svg")
+    legend = sim.call(lambda: sim.session.view()["legend"])
+    page.click("#legend-panel summary")
+    assert page.locator("#legend li").count() == len(legend)
+    blinking = [light["name"] for light in legend if light["blinks"]]
+    assert page.locator("#legend li:has(.swatch.blinks)").evaluate_all("els => els.map(el => el.dataset.light)") \
+        == blinking
+    assert all(item.endswith("(blinks)") for item in page.locator("#legend li:has(.blinks)").all_inner_texts())
+    assert text(page, 'button[data-button="hint"]') == "Hint"
+
+    assert page.locator("#faults").is_hidden()
+    sim.call(sim.session.mock.unplug_sensors)
+    page.wait_for_selector("#faults", state="visible")
+    assert text(page, "#faults") == "the board cannot see: the mock board's sensor cable is unplugged"
+    sim.call(sim.session.mock.repair_sensors)
+    page.wait_for_selector("#faults", state="hidden")
+
+    # The page's own drawing of a game 120 plies long: the numbers of three digits are shown whole.
+    page.evaluate("render({...current, log: Array.from({length: 120}, (_, i) => 'p' + (i % 24 + 1))})")
+    number = page.locator("#log li:last-child .ply")
+    assert number.inner_text() == "120."
+    assert number.bounding_box()["x"] >= page.locator("#log").bounding_box()["x"]
+    assert number.evaluate("el => el.scrollWidth <= el.clientWidth")

@@ -26,7 +26,7 @@ def get(served, host: str, path: str = "/") -> tuple[int, str]:
     try:
         connection.request("GET", path, headers={"Host": host})
         response = connection.getresponse()
-        return response.status, response.read().decode()
+        return response.status, response.read().decode(errors="replace")  # an icon is no text
     finally:
         connection.close()
 
@@ -166,3 +166,14 @@ def test_the_names_a_guard_answers_to():
     assert on_one_address.names == {"localhost", "127.0.0.1", "::1", "192.0.2.1", machine, f"{machine}.local"}
     assert not on_one_address.any_address
     assert Guard.for_listener("::", 8300, None).any_address
+
+
+def test_the_icon_is_served_through_the_guard(served):
+    """Browsers ask for /favicon.ico whatever the page links; the page links the static copy, which needs no token."""
+    sim = served("squareoff", token="s3cret")
+    host = f"127.0.0.1:{sim.port}"
+    status, icon = get(sim, host, "/favicon.ico?token=s3cret")
+    assert (status, icon[:4]) == (200, "\0\0\1\0")  # the header of an .ico file
+    assert get(sim, host, "/favicon.ico") == (403, TOKEN_REFUSED)
+    assert get(sim, host, "/static/favicon.ico")[0] == 200
+    assert get(sim, f"evil.example:{sim.port}", "/favicon.ico?token=s3cret")[0] == 403

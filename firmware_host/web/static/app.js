@@ -1,11 +1,21 @@
-// The page is thin: the server draws the board (the same code as `gameboard board draw`)
-// and keeps the person's hands; the page sends clicks and shows what comes back.
+// The page is thin: the server draws the board (the same code as `gameboard board draw`),
+// keeps the person's hands and says what a tap on each place would do; the page sends taps
+// and shows what comes back.  The board's gestures and zoom are in board.js.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const REFUSED = 4403;  // the server's close code for a page it does not serve (firmware_host/web/guard.py)
 let socket;
 let current = null;
+let flipMode = false;
+const shown = {};  // the data last drawn into parts rebuilt only when it changes (a blink restarts, a field resets)
+
+const board = new BoardView($("board"), {
+  tap: (loc, secondary) => {
+    if (current && !current.read_only) send({ type: flipMode || secondary ? "flip" : "click", loc });
+  },
+  preview: () => showNext(),
+});
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -33,11 +43,24 @@ function send(action) {
   socket.send(JSON.stringify(action));
 }
 
-function chip(code, colours) {
-  const span = document.createElement("span");
-  span.className = "piece-chip";
-  span.style.background = colours[code.split("+")[0]] || "#777";
+function element(tag, properties = {}, ...children) {
+  const made = Object.assign(document.createElement(tag), properties);
+  made.append(...children);
+  return made;
+}
+
+function chip(colour) {
+  const span = element("span", { className: "piece-chip" });
+  span.style.background = colour || "#777";
   return span;
+}
+
+/** Whether `value` differs from what `part` last showed (and remember it). */
+function changed(part, value) {
+  const text = JSON.stringify(value);
+  if (shown[part] === text) return false;
+  shown[part] = text;
+  return true;
 }
 
 function render(view) {
@@ -46,87 +69,141 @@ function render(view) {
   document.body.dataset.readOnly = view.read_only;
   $("title").textContent = view.title;
   $("mode").textContent = view.read_only ? "mirror of the board" : "simulator";
-  $("board").innerHTML = view.svg;
+  board.show(view.svg);
   const turn = $("turn");
   turn.replaceChildren(view.turn || "");
-  if (view.turn_colour) {
-    const swatch = document.createElement("span");
-    swatch.className = "piece-chip";
-    swatch.style.background = view.turn_colour;
-    turn.prepend(swatch);
-  }
+  if (view.turn_colour) turn.prepend(chip(view.turn_colour));
   $("dice").textContent = view.dice || "";
   $("status").textContent = view.status || "";
-  $("controls").hidden = view.read_only;
-  $("hands").hidden = view.read_only;
-  $("setup").hidden = view.read_only;
+  for (const part of ["controls", "hands", "setup", "flip-mode"]) $(part).hidden = view.read_only;
+  $("board-help").classList.toggle("read-only", view.read_only);
 
-  const buttons = $("buttons");
-  buttons.replaceChildren(...view.buttons.map((b) => {
-    const el = document.createElement("button");
-    el.type = "button";
-    el.textContent = b.label;
-    el.dataset.button = b.name;
-    el.disabled = !b.enabled;
-    el.onclick = () => send(b.action);
-    return el;
+  $("buttons").replaceChildren(...view.buttons.map((b) => {
+    const button = element("button", { type: "button", textContent: b.label, disabled: !b.enabled });
+    button.dataset.button = b.name;
+    button.onclick = () => send(b.action);
+    return button;
   }));
   $("dice-entry").hidden = !view.dice_entry;
 
   $("hand").replaceChildren(...view.hand.map((code) => {
-    const item = document.createElement("span");
+    const item = element("span", {}, chip(view.piece_colours[code]), code);
     item.dataset.piece = code;
-    item.append(chip(code, view.piece_colours), code);
     return item;
   }));
   $("drop").disabled = view.hand.length === 0;
+  showNext();
   $("tray").replaceChildren(...view.tray.map((code) => {
-    const el = document.createElement("button");
-    el.type = "button";
-    el.dataset.piece = code;
-    el.append(chip(code, view.piece_colours), code);
-    el.onclick = () => send({ type: "take", piece: code });
-    return el;
+    const button = element("button", { type: "button" }, chip(view.piece_colours[code]), code);
+    button.dataset.piece = code;
+    button.onclick = () => send({ type: "take", piece: code });
+    return button;
   }));
 
-  const select = $("game-name");
-  if (select.options.length !== view.games.length) {
-    select.replaceChildren(...view.games.map((g) => new Option(g.title, g.name)));
+  if (changed("legend", view.legend)) renderLegend(view.legend);
+  if (changed("faults", view.faults)) renderFaults(view.faults);
+  if (changed("games", view.games)) {
+    $("game-name").replaceChildren(...view.games.map((g) => new Option(g.title, g.name)));
   }
-  if (document.activeElement !== select) select.value = view.game;
+  if (changed("game", [view.game, view.options])) {  // a game started: the form shows its options
+    $("game-name").value = view.game;
+    renderFields(view.game, view.options);
+  }
   $("noise").checked = view.noise;
-  $("log").replaceChildren(...view.log.map((text) => {
-    const li = document.createElement("li");
-    li.textContent = text;
-    return li;
-  }));
+  $("log").replaceChildren(...view.log.map((text, index) => element("li", {},
+    element("span", { className: "ply", textContent: `${index + 1}.` }), text)));
   $("log").scrollTop = $("log").scrollHeight;
 }
 
-$("board").addEventListener("click", (event) => {
-  const target = event.target.closest("[data-loc]");
-  if (target && current && !current.read_only) send({ type: "click", loc: target.dataset.loc });
-});
-$("board").addEventListener("contextmenu", (event) => {
-  const target = event.target.closest("[data-loc]");
-  if (!target || !current || current.read_only) return;
-  event.preventDefault();
-  send({ type: "flip", loc: target.dataset.loc });
-});
+/** What a tap on the place under the pointer would do, or what the next tap does in general. */
+function showNext() {
+  if (!current || current.read_only) return;
+  const loc = board.previewed;
+  if (flipMode) {
+    $("next").textContent = loc ? `${loc}: turns the piece here over` : "flip mode: a tap turns a piece over";
+  } else {
+    $("next").textContent = loc && current.clicks[loc] ? `${loc}: ${current.clicks[loc]}` : current.hand_hint;
+  }
+}
+
+function renderLegend(legend) {
+  $("legend").replaceChildren(...legend.map((light) => {
+    const swatch = element("span", { className: light.blinks ? "swatch blinks" : "swatch" });
+    swatch.style.background = light.colour;
+    const meaning = element("span", {}, light.meaning, light.blinks ? element("em", { textContent: " (blinks)" }) : "");
+    const item = element("li", {}, swatch, meaning);
+    item.dataset.light = light.name;
+    return item;
+  }));
+}
+
+function renderFaults(faults) {
+  $("faults").hidden = faults.length === 0;
+  $("faults").replaceChildren(...faults.map((fault) => {
+    const line = element("p", {}, element("strong", { textContent: fault.head }), `: ${fault.problem}`);
+    line.dataset.fault = fault.kind;
+    return line;
+  }));
+}
+
+/** The chosen game's options as fields: a checkbox for a yes/no, a list for choices, else a number or text. */
+function renderFields(name, values) {
+  const game = current.games.find((g) => g.name === name);
+  $("game-fields").replaceChildren(...Object.entries(game ? game.options : {}).map(([key, option]) => {
+    const value = key in values ? values[key] : option.default;
+    let input;
+    if (typeof option.default === "boolean") {
+      input = element("input", { type: "checkbox", checked: value });
+    } else if (option.choices.length) {
+      input = element("select", {}, ...option.choices.map((choice, index) => new Option(String(choice), index)));
+      input.value = Math.max(option.choices.indexOf(value), 0);
+    } else {
+      input = element("input", { type: typeof option.default === "number" ? "number" : "text", value });
+    }
+    input.name = key;
+    return element("label", { className: "option", title: option.help },
+      element("span", { className: "option-name", textContent: key.replaceAll("_", " ") }), input,
+      element("small", { textContent: option.help }));
+  }));
+}
+
+/** The fields' values as the game takes them (the server checks each one). */
+function fieldValues(name) {
+  const game = current.games.find((g) => g.name === name);
+  const values = {};
+  for (const [key, option] of Object.entries(game.options)) {
+    const input = $("game-fields").querySelector(`[name="${key}"]`);
+    if (typeof option.default === "boolean") values[key] = input.checked;
+    else if (option.choices.length) values[key] = option.choices[Number(input.value)];
+    else if (typeof option.default === "number" && input.value !== "") values[key] = Number(input.value);
+    else values[key] = input.value;
+  }
+  return values;
+}
+
+$("zoom-in").onclick = () => board.zoomBy(1.5);
+$("zoom-out").onclick = () => board.zoomBy(1 / 1.5);
+$("zoom-fit").onclick = () => board.reset();
+$("flip-mode").onclick = () => {
+  flipMode = !flipMode;
+  $("flip-mode").setAttribute("aria-pressed", String(flipMode));
+  document.body.classList.toggle("flip-mode", flipMode);
+  showNext();
+};
 $("drop").onclick = () => send({ type: "drop" });
 $("noise").onchange = (event) => send({ type: "noise", on: event.target.checked });
 $("dice-entry").onsubmit = (event) => {
   event.preventDefault();
   send({ type: "dice", text: $("dice-text").value });
 };
+$("game-name").onchange = () => {
+  const name = $("game-name").value;
+  renderFields(name, name === current.game ? current.options : {});
+};
 $("new-game").onsubmit = (event) => {
   event.preventDefault();
-  let options = {};
-  const text = $("game-options").value.trim();
-  if (text) {
-    try { options = JSON.parse(text); } catch { $("error").textContent = "options must be JSON, e.g. {\"players\": 2}"; return; }
-  }
-  send({ type: "new_game", game: $("game-name").value, options });
+  const name = $("game-name").value;
+  send({ type: "new_game", game: name, options: fieldValues(name) });
 };
 
 connect();

@@ -1,0 +1,113 @@
+"""What the page is given to show: the new-game form's fields, what a click would do, the LED legend,
+the faults banner, the buttons' names."""
+
+import pytest
+
+from engine.registry import available_games
+from firmware_host.presenter import legend
+from firmware_host.sim import SimError, SimSession
+from hal.clock import ManualClock
+from tests.sim.test_web import mirrored_squareoff
+
+
+def session(tmp_path, game, options=None):
+    return SimSession(game, options, journal=tmp_path / "journal.sqlite3", seed=3, clock=ManualClock())
+
+
+def test_the_new_game_form_gets_every_games_options_and_the_current_values(tmp_path):
+    view = session(tmp_path, "pawns-crossing", {"players": 3}).view()
+    games = {game["name"]: game for game in view["games"]}
+    assert list(games) == list(available_games())
+    assert games["pawns-crossing"]["options"] == {
+        "players": {"default": 2, "choices": [2, 3, 4], "help": "number of players"},
+        "seed": {"default": 0, "choices": [],
+                 "help": "seed of the shuffled tiles and dominoes, the token values and the start rolls"},
+        "fair_colours": {"default": False, "choices": [False, True],
+                         "help": "2 players: one takes the colours with the longest and shortest ace-to-destination "
+                                 "totals"},
+    }
+    assert games["hexover"]["options"] == {}
+    assert view["options"] == {"players": 3, "seed": 0, "fair_colours": False}
+
+
+def test_the_hint_button_is_called_hint(tmp_path):
+    buttons = {button["name"]: button["label"] for button in session(tmp_path, "squareoff").view()["buttons"]}
+    assert buttons["hint"] == "Hint"
+
+
+def test_what_a_click_on_a_stack_does_is_said_before_it_happens(tmp_path):
+    sim = session(tmp_path, "pawns-crossing")
+    view = sim.view()
+    assert view["clicks"] == {"t3.3": "lifts the green piece off this stack of 3",
+                              "t3.4": "lifts the black piece off this stack of 3",
+                              "t4.1": "lifts the red piece off this stack of 3",
+                              "t4.4": "lifts the blue piece off this stack of 3"}
+    assert view["hand_hint"] == "a click on a piece lifts it; take a piece from the box to put one on the board"
+
+    sim.act({"type": "take", "piece": "green"})
+    view = sim.view()
+    assert view["hand_hint"] == ("a click on an empty place puts the green piece there, on a tile adds it to the "
+                                 "pieces there, on another piece lifts that one too")
+    assert view["clicks"]["t4.1"] == "puts the green piece on this stack of 3"
+    assert view["clicks"]["t1.1"] == "puts the green piece here"
+    sim.act({"type": "click", "loc": "t4.1"})
+    assert sim.mock.contents["t4.1"] == "green+red+red+red"
+    assert sim.view()["clicks"]["t4.1"] == "lifts the red piece off this stack of 4"
+
+
+def test_a_piece_lifted_off_a_stack_can_be_put_back_on_it(tmp_path):
+    """A second click on the stack once lifted another piece: the lifted one could never go back."""
+    sim = session(tmp_path, "pawns-crossing")
+    sim.act({"type": "click", "loc": "t4.1"})
+    assert sim.mock.contents["t4.1"] == "red+red" and [held.piece for held in sim.hand] == ["red"]
+    assert sim.view()["clicks"]["t4.1"] == "puts the red piece back on this stack of 2"
+    sim.act({"type": "click", "loc": "t4.1"})
+    assert sim.mock.contents["t4.1"] == "red+red+red" and sim.hand == []
+
+
+def test_off_a_stack_a_piece_in_hand_lifts_the_piece_clicked(tmp_path):
+    """A domino's half or a hole holds one piece: a click there with a piece in hand lifts it too (as for a Trade)."""
+    sim = session(tmp_path, "pawns-crossing")
+    sim.mock.set_contents({**sim.mock.contents, "d1.1e-n": "blue"})
+    sim.act({"type": "take", "piece": "red"})
+    assert sim.view()["clicks"]["d1.1e-n"] == "lifts the blue piece"
+    sim.act({"type": "click", "loc": "d1.1e-n"})
+    assert [held.piece for held in sim.hand] == ["red", "blue"] and sim.mock.contents.get("d1.1e-n") is None
+    assert sim.view()["clicks"]["d1.1e-n"] == "puts the red piece here"
+
+
+def test_a_click_on_an_empty_place_with_nothing_in_hand_is_refused(tmp_path):
+    sim = session(tmp_path, "squareoff")
+    assert sim.view()["clicks"] == {}
+    with pytest.raises(SimError, match="nothing in hand"):
+        sim.act({"type": "click", "loc": "p1"})
+
+
+def steps(daemon, clock, count=10):
+    for _ in range(count):
+        clock.advance(0.1)
+        daemon.step()
+
+
+def test_the_simulator_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_path):
+    sim = session(tmp_path, "squareoff")
+    view = sim.view()
+    assert view["legend"] == legend(sim.daemon.state.game.pieces) and view["faults"] == []
+    sim.mock.unplug_sensors()
+    steps(sim.daemon, sim.clock)
+    assert sim.view()["faults"] == [{"kind": "sensors", "head": "the board cannot see",
+                                     "problem": "the mock board's sensor cable is unplugged"}]
+    sim.mock.repair_sensors()
+    steps(sim.daemon, sim.clock)
+    assert sim.view()["faults"] == []
+
+
+def test_the_mirror_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_path):
+    daemon, mock, clock, mirror = mirrored_squareoff(tmp_path)
+    assert mirror.view()["legend"] == legend(daemon.state.game.pieces)
+    assert {light["name"] for light in mirror.view()["legend"] if light["blinks"]} >= {"todo_flip", "candidate"}
+    mock.unplug_sensors()
+    steps(daemon, clock)
+    assert [fault["head"] for fault in mirror.view()["faults"]] == ["the board cannot see"]
+    daemon.close()
+
