@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
 from engine.board import Board, Location
+from engine.core import stack_pieces
 from engine.draw_labels import Anchor, place_labels
 from engine.draw_lens import ToScale, bounds, lens_of
 from engine.geometry import Coord
@@ -156,7 +157,7 @@ def _spot(location: Location, centre: tuple[float, float], rad: float, room: flo
         parts.append(f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{rad * 1.35:.2f}" fill="none" stroke="rgb{led}" '
                      f'stroke-width="{rad * 0.45:.2f}" class="led"/>')
     if content:
-        parts += _stack(content.split("+"), cx, cy, rad, room, overlay.piece_colours)
+        parts += _stack(stack_pieces(content), cx, cy, rad, room, overlay.piece_colours)
     elif not location.outline:  # a dot, inside a transparent disc that takes the clicks
         parts.append(f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{rad:.2f}" fill="transparent" class="hit"/>'
                      f'<circle cx="{cx:.2f}" cy="{cy:.2f}" r="{rad * 0.28:.2f}" fill="{INK}" class="spot"/>')

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.core import Game
+from engine.core import STACK, Game, stack_pieces
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from engine.registry import game_class
@@ -75,13 +75,9 @@ class Held:
     origin: str | None
 
 
-def split_stack(content: str) -> list[str]:
-    """The pieces of a location's content ("red+blue" holds two)."""
-    return content.split("+")
-
-
 def join_stack(pieces: list[str]) -> str:
-    return "+".join(sorted(pieces))
+    """A location's content holding ``pieces`` (the engine's notation: sorted, joined by "+")."""
+    return STACK.join(sorted(pieces))
 
 
 @dataclass(frozen=True)
@@ -181,7 +177,7 @@ class SimSession:
         other piece lifts it, a second piece in hand (a Trade's).
         """
         content = self.mock.contents.get(location)
-        pieces = split_stack(content) if content else []
+        pieces = stack_pieces(content)
         if pieces and not (self.hand and self.stacks(location)):
             return Click(location, len(pieces), lifts=pieces[-1])
         if not self.hand:
@@ -195,14 +191,14 @@ class SimSession:
         if click is None:
             raise SimError("nothing in hand: click a piece to lift it, or take one from the box")
         if click.puts is None:
-            pieces = split_stack(self.mock.lift(location))
+            pieces = stack_pieces(self.mock.lift(location))
             pieces.pop()
             if pieces:
                 self.mock.place(location, join_stack(pieces))
             self.hand.append(Held(click.lifts, location))
         else:
             self.hand.remove(click.puts)
-            below = split_stack(self.mock.lift(location)) if click.there else []
+            below = stack_pieces(self.mock.lift(location)) if click.there else []
             self.mock.place(location, join_stack(below + [click.puts.piece]))
 
     def stacks(self, location: str) -> bool:

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Change, Move, State
-from firmware_host.sim import SimSession, split_stack
+from engine.core import Change, Move, State, stack_pieces
+from firmware_host.sim import SimSession
 from firmware_host.tracker import Status
 from hal.clock import ManualClock
 from tests.daemon.hands import expressible
@@ -44,7 +44,7 @@ class _Departure:
 
 
 def _pieces(content: str | None) -> list[str]:
-    return sorted(split_stack(content)) if content else []
+    return sorted(stack_pieces(content))
 
 
 def _minus(pieces: list[str], others: list[str]) -> list[str]:
