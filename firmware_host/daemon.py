@@ -27,7 +27,7 @@ from firmware_host.notify import Notifier
 from firmware_host.observer import Observer
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
 from firmware_host.scanner import Scanner
-from firmware_host.todo import Todo, describe, unexplained
+from firmware_host.todo import Todo, describe
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback, TrackerView
 from firmware_host.validation import wiring_places
 from hal.base import SensorHealth
@@ -279,22 +279,23 @@ class Daemon:
                 self._dice = str(move)
             if plan.locations:
                 self._last_move = plan.locations
-                self._todo = self._left_to_do(plan)
+                self._todo = self._left_to_do(plan, self.tracker.touched)
             self._note = self.tracker.view.note if plan.locations else ""
         self._position_changed(now, restoring=False)
         return True
 
     @staticmethod
-    def _left_to_do(plan: Plan) -> tuple[Todo, ...]:
-        """The changes of a move the sensors saw that they cannot see and no moving piece explains (flips).
+    def _left_to_do(plan: Plan, touched: frozenset[str]) -> tuple[Todo, ...]:
+        """The changes of an accepted move that the sensors cannot see, where the hand was not seen: a flip
+        under reed switches, the stacks of a slid Pawns Crossing line (a push did them; a hand must).
 
         A move the sensors could not see at all was offered after the hand touched every
         piece of it: that hand has done it.
         """
         if not plan.reading:
             return ()
-        seen = {location for location, _ in plan.reading}
-        return tuple(Todo.of(change) for change in unexplained(plan.footprint.changes) if change.location not in seen)
+        seen = {location for location, _ in plan.reading} | touched
+        return tuple(Todo.of(change) for change in plan.footprint.changes if change.location not in seen)
 
     def _push(self, move: Move) -> None:
         """Play ``move`` once it is in the journal (with the result, if it ends the game)."""
@@ -435,16 +436,14 @@ class Daemon:
         if view.destinations and view.lifted:
             offers.append(f"put the piece on {where}")
         elif view.destinations:
-            if choices.from_box:
-                offers.append(f"place a {' or '.join(sorted(choices.from_box))} piece on {where}")
-            if choices.off_stacks:
-                offers.append(f"move a {' or '.join(sorted(choices.off_stacks))} piece off a glowing stack "
-                              f"onto {where}")
+            offers.append(f"place a {' or '.join(sorted(choices.from_box))} piece on {where}")
         if view.removals:
             offers.append(f"take off {'a' if len(view.removals) > 1 else 'the'} piece lit orange")
         if view.status is Status.READY:
-            if self._turn_movable:
+            if self._turn_movable - choices.stacks:
                 offers.append("move a glowing piece")
+            if choices.stacks & self.watched:
+                offers.append("lift a glowing stack whole to see where its pieces may go")
             expectation = self.tracker.expectation
             for button, move in sorted(expectation.buttons.items()):
                 words = button.replace("_", " ")

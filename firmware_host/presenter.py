@@ -42,6 +42,7 @@ LIGHTS: dict[str, Light] = {
     "todo_put": Light((0, 200, 40), "put a piece here: the move needs it (the status says which)", True),
     "todo_remove": Light((255, 110, 0), "take this piece off: the move needs it", True),
     "todo_flip": Light((0, 220, 220), "turn this piece over (or change it as the status says)", True),
+    "todo_restack": Light((0, 220, 220), "change the stack here as the status says", True),
     "candidate": Light((255, 200, 0), "moves the sensors cannot tell apart: hint steps through them", True),
     "selected": Light((255, 255, 255), "the move confirm will make", True),
     "fix_from": Light((255, 0, 0), "wrong: take the piece off here"),

@@ -49,7 +49,7 @@ class SimError(GameboardError, ValueError):
 #: the JSON kind each takes (every one required, but a new game's options).  The page is
 #: not trusted: a field of another kind is refused before anything happens.
 ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "click": {"loc": (str,)}, "flip": {"loc": (str,)}, "take": {"piece": (str,)}, "drop": {},
+    "click": {"loc": (str,)}, "flip": {"loc": (str,)}, "take": {"piece": (str,)}, "drop": {}, "lift_rest": {},
     "button": {"name": (str,)}, "dice": {"text": (str,)}, "noise": {"on": (bool,)},
     "new_game": {"game": (str,), "options": (dict, type(None))}, "play": {"text": (str,)},
 }
@@ -201,6 +201,18 @@ class SimSession:
             below = stack_pieces(self.mock.lift(location)) if click.there else []
             self.mock.place(location, join_stack(below + [click.puts.piece]))
 
+    def _rest_of_stack(self) -> str | None:
+        """The stack the last piece in hand came off, if pieces remain on it."""
+        origin = self.hand[-1].origin if self.hand else None
+        return origin if origin and self.stacks(origin) and self.mock.contents.get(origin) else None
+
+    def _lift_rest(self, action: dict[str, Any]) -> None:
+        """Lift what remains of the stack the last piece came off: the whole stack in hand, as the sensors see it."""
+        origin = self._rest_of_stack()
+        if origin is None:
+            raise SimError("the last piece in hand did not come off a stack that still holds pieces")
+        self.hand += [Held(piece, origin) for piece in stack_pieces(self.mock.lift(origin))]
+
     def stacks(self, location: str) -> bool:
         """Whether a location holds several pieces side by side."""
         return self.daemon.state.game.board.locations[location].kind == STACKING_KIND
@@ -294,6 +306,7 @@ class SimSession:
             "dice_entry": self.entered_dice and state.is_chance_node(),
             "hand": [held.piece for held in self.hand],
             "hand_hint": self._hand_hint(),
+            "rest_of_stack": self._rest_of_stack(),
             "clicks": {location: click.describe() for location in self.wiring.channel_of
                        if (click := self.next_click(location))},
             "tray": list(game.pieces),

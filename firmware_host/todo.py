@@ -3,8 +3,9 @@
 The sensors follow the piece a person moves; the rest of a move (Hexover's flips, a
 capture to take off, a token sent back to its ace) is for the LEDs to ask for, each
 kind in its own blinking colour, and for the status to say in words.  A change is
-told by the pieces a location holds before and after: more pieces is a put, fewer
-a removal, as many but different a flip.
+told by the pieces a location holds before and after: pieces only gained is a put,
+only lost a removal, one piece for another a flip, and a stack that gains some and
+loses others a restack.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from dataclasses import dataclass
 
 from engine.core import Change, stack_pieces
 
-KINDS = ("put", "remove", "flip")
+KINDS = ("put", "remove", "flip", "restack")
 
 
 @dataclass(frozen=True)
 class Todo:
-    """One change left to make by hand: ``kind`` on ``location``, with the ``pieces`` it puts, takes off or shows."""
+    """One change left to make by hand: ``kind`` on ``location``, with the ``pieces`` it puts, takes off or shows
+    (a put of no pieces: the rest of a stack lifted whole goes back)."""
 
     kind: str
     location: str
@@ -29,37 +31,18 @@ class Todo:
     @classmethod
     def of(cls, change: Change) -> Todo:
         before, after = Counter(stack_pieces(change.before)), Counter(stack_pieces(change.after))
-        grows, shrinks = after.total() - before.total(), before.total() - after.total()
-        if grows > 0:
-            return cls("put", change.location, tuple(sorted((after - before).elements())))
-        if shrinks > 0:
-            return cls("remove", change.location, tuple(sorted((before - after).elements())))
-        return cls("flip", change.location, tuple(stack_pieces(change.after)))
-
-
-def unexplained(changes: Sequence[Change]) -> list[Change]:
-    """The changes that no piece moving within the move explains (a flip; not a stack a piece left or joined).
-
-    Among the changes the sensors cannot see, these are the ones the hand has not done
-    by moving the pieces the sensors followed.
-    """
-    lost: Counter[str] = Counter()
-    gained: Counter[str] = Counter()
-    for change in changes:
-        before, after = Counter(stack_pieces(change.before)), Counter(stack_pieces(change.after))
-        lost += before - after
-        gained += after - before
-    moved = lost & gained
-    left: list[Change] = []
-    for change in changes:
-        before, after = Counter(stack_pieces(change.before)), Counter(stack_pieces(change.after))
-        if (before - after) - moved or (after - before) - moved:
-            left.append(change)
-    return left
+        gained, lost = tuple(sorted((after - before).elements())), tuple(sorted((before - after).elements()))
+        if not lost:
+            return cls("put", change.location, gained)
+        if not gained:
+            return cls("remove", change.location, lost)
+        if before.total() == after.total() == 1:
+            return cls("flip", change.location, gained)
+        return cls("restack", change.location, tuple(sorted(after.elements())))
 
 
 def describe(todos: Iterable[Todo]) -> str:
-    """The todos in words, grouped: "flip h2 and h5 to black; take the white off c3"."""
+    """The todos in words, grouped: "flip h2 and h5 to black; take the white off c3; make t2 hold 2 red"."""
     groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
     for todo in todos:
         groups.setdefault((todo.kind, todo.pieces), []).append(todo.location)
@@ -67,11 +50,13 @@ def describe(todos: Iterable[Todo]) -> str:
     for (kind, pieces), locations in sorted(groups.items(), key=lambda item: KINDS.index(item[0][0])):
         where = _and(sorted(locations))
         if kind == "put":
-            parts.append(f"put {_pieces(pieces, 'a')} on {where}")
+            parts.append(f"put {_pieces(pieces, 'a')} on {where}" if pieces else f"put the rest back on {where}")
         elif kind == "remove":
             parts.append(f"take {_pieces(pieces, 'the')} off {where}")
-        else:
+        elif kind == "flip":
             parts.append(f"flip {where} to {_pieces(pieces, '')}")
+        else:
+            parts.append(f"make {where} hold {_pieces(pieces, 'a')}")
     return "; ".join(parts)
 
 

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from engine.core import Content, Footprint, Move, State
+from engine.core import Content, Footprint, Move, State, stack_pieces
 from engine.geometry import Coord
 from firmware_host.fixes import Fix, board_fixes
 from firmware_host.todo import Todo
@@ -86,15 +86,16 @@ class Status(str, Enum):
 class Choices:
     """What the board offers while it waits, beyond the moves that begin with a lift the sensors see."""
 
-    #: Where a piece may be put: one from the box, or one lifted off a stack (which the sensors cannot see).
+    #: Where a piece from the box may be put, and which pieces.
     places: frozenset[str] = frozenset()
+    from_box: frozenset[str] = frozenset()
     #: The pieces a move only takes off (a capture to choose, an exit).
     takeoffs: frozenset[str] = frozenset()
-    #: The pieces that may come from the box, and off a stack.
-    from_box: frozenset[str] = frozenset()
-    off_stacks: frozenset[str] = frozenset()
     #: The locations a legal move takes a piece from.
     movable: frozenset[str] = frozenset()
+    #: Stacks a legal move takes a piece off while others stay: the sensors see that only if the whole
+    #: stack is lifted (then the places its pieces may go light up).
+    stacks: frozenset[str] = frozenset()
 
 
 class Expectation:
@@ -137,9 +138,10 @@ class Expectation:
     def _choices(self) -> Choices:
         """What the board offers while it waits: where a piece may be put, which pieces a move only takes off."""
         places: set[str] = set()
+        pieces: set[str] = set()
         takeoffs: set[str] = set()
-        pieces: dict[str, set[str]] = {"box": set(), "stack": set()}
         movable: set[str] = set()
+        stacks: set[str] = set()
         for plan in self.plans:
             if isinstance(plan.move, Takeback):
                 continue
@@ -148,20 +150,16 @@ class Expectation:
             puts = [todo for todo in todos if todo.kind == "put"]
             removes = [todo for todo in todos if todo.kind == "remove"]
             movable |= {todo.location for todo in removes}
-            net = sum(len(todo.pieces) for todo in puts) - sum(len(todo.pieces) for todo in removes)
+            stacks |= {todo.location for todo in todos if todo.kind in ("remove", "restack") and todo.location not in seen}
+            net = sum(len(stack_pieces(change.after)) - len(stack_pieces(change.before))
+                      for change in plan.footprint.changes if change.location in self.expected)
             if net > 0:
-                source = "box"
-            elif net == 0 and puts and not any(todo.location in seen for todo in removes):
-                source = "stack"  # lifted off a stack, which still holds pieces: the sensors see it arrive only
-                puts = [todo for todo in puts if todo.location in seen]
-            else:
-                if net < 0 and not puts:
-                    takeoffs |= {todo.location for todo in removes}
-                continue
-            places |= {todo.location for todo in puts}
-            pieces[source] |= {piece for todo in puts for piece in todo.pieces}
-        return Choices(frozenset(places), frozenset(takeoffs), frozenset(pieces["box"]), frozenset(pieces["stack"]),
-                       frozenset(movable))
+                places |= {todo.location for todo in puts}
+                pieces |= {piece for todo in puts for piece in todo.pieces}
+            elif net < 0 and not puts:
+                takeoffs |= {todo.location for todo in removes}
+        return Choices(frozenset(places), frozenset(pieces), frozenset(takeoffs), frozenset(movable | stacks),
+                       frozenset(stacks))
 
     def _plan(self, move: Move, footprint: Footprint, wiring: Wiring) -> Plan:
         reading = frozenset((c.location, after) for c in footprint.changes
@@ -321,6 +319,11 @@ class MoveTracker:
         return self._view
 
     @property
+    def touched(self) -> frozenset[str]:
+        """The locations the hand was seen at since the board was last as the game expects."""
+        return frozenset(self._touched)
+
+    @property
     def waiting(self) -> bool:
         """Whether time alone can change the view (settling, or counting towards out of sync)."""
         return self._view.status in (Status.SETTLING, Status.UNMATCHED)
@@ -421,19 +424,30 @@ class MoveTracker:
         destinations: set[str] = set()
         removals: set[str] = set()
         left: set[frozenset[tuple[str, Observation]]] = set()
+        lifted = frozenset(loc for loc in self.differing if observed[loc] is None)
+        expected = self.expectation.expected
         for plan in possible:
+            seen = {location for location, _ in plan.reading}
             remaining = frozenset((location, after) for location, after in plan.reading if observed[location] != after)
+            # A stack lifted whole to move a piece of it: the rest goes back, a change the sensors cannot see.
+            remaining |= {(location, expected[location]) for location in lifted if location not in seen}
             left.add(remaining)
             for location, after in remaining:
                 (destinations if after is not None else removals).add(location)
-        lifted = frozenset(loc for loc in self.differing if observed[loc] is None)
         todo: tuple[Todo, ...] = ()
         if len(left) == 1:
             remaining_locations = {location for location, _ in next(iter(left))}
-            todo = tuple(Todo.of(change) for change in possible[0].footprint.changes
-                         if change.location in remaining_locations)
+            seen = {location for location, _ in possible[0].reading}
+            todo = tuple(Todo.of(change) if change.location in seen else self._back(change.location, possible)
+                         for change in possible[0].footprint.changes if change.location in remaining_locations)
         return TrackerView(Status.MOVING, lifted=lifted, destinations=frozenset(destinations - lifted),
                            removals=frozenset(removals), todo=todo)
+
+    @staticmethod
+    def _back(location: str, possible: list[Plan]) -> Todo:
+        """What goes on a stack lifted whole: what every possible move leaves there, or else "the rest"."""
+        after = {plan.footprint.after()[location] for plan in possible}
+        return Todo("put", location, tuple(stack_pieces(after.pop())) if len(after) == 1 else ())
 
     def _with_fixes(self, status: Status) -> TrackerView:
         expectation = self.expectation

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import pytest
 
-from engine.core import Footprint, State
+from engine.core import Footprint, State, stack_pieces
 from engine.registry import available_games, game_class
 from firmware_host.presenter import PALETTE
 from firmware_host.tracker import Status
@@ -247,3 +247,38 @@ def test_a_jump_asks_for_the_piece_it_jumped_once_the_jumper_lands(tmp_path, tab
     mock.lift(move.removed)
     run(daemon, clock, SETTLE + 0.1)
     assert daemon.state.history == [move]
+
+
+def stack_move(state: State):
+    """A move that takes a piece off a stack that keeps others, to a place that was empty."""
+    for move in state.legal_moves:
+        changes = state.footprint(move).changes
+        if len(changes) == 2 and type(move).__name__ == "TokenMove":
+            source, target = sorted(changes, key=lambda change: change.before is None)
+            if len(stack_pieces(source.before)) > 1 and source.after and target.before is None:
+                return move, source, target
+    return None
+
+
+def test_a_stack_lifted_whole_lights_where_its_pieces_may_go_and_asks_for_the_rest_back(tmp_path, tables) -> None:
+    state = position("pawns-crossing", lambda state: stack_move(state) is not None)
+    move, source, target = stack_move(state)
+    reach = {change.location for other in state.legal_moves
+             if source.location in (footprint := state.footprint(other)).locations
+             for change in footprint.changes if change.before is None}
+    daemon, mock, clock = tables.open_board(state, tmp_path / "j.sqlite3")
+    assert "lift a glowing stack whole" in daemon.status_text()
+    mock.lift(source.location)
+    run(daemon, clock, 0.05)
+    assert lit(mock, "destination") | lit(mock, "todo_put") == reach - {source.location}
+    mock.place(target.location, target.after)
+    run(daemon, clock, 0.05)
+    assert f"on {source.location}" in daemon.status_text()
+    mock.place(source.location, source.after)
+    run(daemon, clock, SETTLE + 0.1)
+    while daemon.tracker.view.status is Status.CONFIRM and daemon.tracker.view.candidates[
+            daemon.tracker.view.selected].move != move:
+        daemon.press("hint")
+    if daemon.tracker.view.status is Status.CONFIRM:
+        daemon.press("confirm")
+    assert daemon.state.history[-1] == move

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.core import Move, State, stack_pieces
 from firmware_host.presenter import PALETTE, css_colour
 from firmware_host.sim import SimSession
 from hal.clock import ManualClock
@@ -22,6 +25,25 @@ from hal.clock import ManualClock
 NAMES = {css_colour(colour): name for name, colour in PALETTE.items()
          if not name.startswith(("todo_put", "todo_remove", "dice", "fault"))}
 STEP = 0.025  # seconds between two steps of the loop
+MAX_ACTIONS = 60  # actions in answer to one look at the board: more is a person going round in circles
+
+
+#: The lights that ask for something a move leaves to do, once they blink.
+TO_DO = ("destination", "removal", "todo_flip", "todo_restack")
+
+
+def _locations(text: str) -> list[str]:
+    """"h2, h5 and h8" -> ["h2", "h5", "h8"]."""
+    return re.split(r", | and ", text)
+
+
+def _pieces(text: str) -> list[str]:
+    """"a green and 2 red" -> ["green", "red", "red"]."""
+    pieces = []
+    for part in re.split(r", | and ", text):
+        count, _, code = part.partition(" ")
+        pieces += [code] * int(count) if count.isdigit() else [code if count in ("a", "an", "the") else part]
+    return pieces
 
 
 class Lost(AssertionError):
@@ -48,12 +70,16 @@ class LedPerson:
     seed: int = 0
     trace: bool = False
     actions: int = 0
+    in_act: int = 0
     rng: random.Random = field(init=False)
     #: Pieces lifted this turn that turned out to have no move (pink): not lifted again until the board moves on.
     stuck: set[str] = field(default_factory=set)
-    #: The piece last taken from the box, and how many times hint was pressed to find its move.
-    placed: str = ""
+    #: What the move under way should name (the piece taken from the box, the stack a piece came off),
+    #: and how many times hint was pressed to find it among moves the sensors cannot tell apart.
+    intent: str = ""
     hints: int = 0
+    #: Pieces put aside while doing what the board asks, and where each was lifted from.
+    aside: list[tuple[str, str | None]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -82,6 +108,10 @@ class LedPerson:
 
     def do(self, action: dict) -> None:
         self.actions += 1
+        self.in_act += 1
+        if self.in_act > MAX_ACTIONS:
+            raise Lost(f"{MAX_ACTIONS} actions for one thing the board asks and it still asks: "
+                       f"{self.session.daemon.status_text()!r}")
         if self.trace:
             print("   ", action, "|", self.session.daemon.status_text())
         self.session.act(action)
@@ -93,6 +123,7 @@ class LedPerson:
 
     def act(self) -> bool:
         """One thing the LEDs or the status ask for, or one of the moves they offer; False once the game is over."""
+        self.in_act = 0
         sight = self.look()
         status = sight.status
         if self.trace:
@@ -105,30 +136,18 @@ class LedPerson:
             if "no legal move takes the piece" in status:
                 self.stuck.add(pink[0])
             self.do({"type": "click", "loc": pink[0]})
+        elif red and not pink:
+            self._clear(red[0])
         elif red:
             self.do({"type": "click", "loc": red[0]})
-            if not pink:
-                self.do({"type": "drop"})
         elif pink:
             piece = re.search(r"place (\w+) on", status)
             self.do({"type": "take", "piece": piece.group(1) if piece else self._any_piece()})
-        elif flips := sight.where("todo_flip", blinking=True):
-            colour = re.search(r"flip [\w, ]+ to (\w+)", status).group(1)
-            for loc in flips:
-                if self.session.mock.contents.get(loc) != colour:
-                    self.do({"type": "flip", "loc": loc})
-            if "confirm when done" in status or status.startswith("game over"):
-                self.do({"type": "button", "name": "confirm"})
-        elif puts := sight.where("destination", blinking=True):
-            if not hand:
-                self.do({"type": "take", "piece": re.search(r"put an? (\w+) on", status).group(1)})
-            self.do({"type": "click", "loc": puts[0]})
-        elif removals := sight.where("removal", blinking=True):
-            self.do({"type": "click", "loc": removals[0]})
-            self.do({"type": "drop"})
+        elif any(sight.lights[loc] in TO_DO for loc in sight.blinking):
+            self._carry_out(status)
         elif sight.where("candidate", blinking=True) or sight.where("selected", blinking=True):
             choice = re.search(r"press confirm for (.+?)(?: \(hint: (\d+) choices\))?$", status)
-            if choice and choice.group(2) and self.placed and self.placed not in choice.group(1) \
+            if choice and choice.group(2) and self.intent and self.intent not in choice.group(1) \
                     and self.hints < int(choice.group(2)):
                 self.hints += 1
                 self.do({"type": "button", "name": "hint"})  # not what the hand did: the next one
@@ -136,9 +155,13 @@ class LedPerson:
                 self.hints = 0
                 self.do({"type": "button", "name": "confirm"})
         elif hand and (greens := sight.where("destination")):
+            self.intent = hand[-1].origin or hand[-1].piece
             self.do({"type": "click", "loc": self.rng.choice(greens)})
+        elif hand and hand[-1].origin:  # lifted off a stack, and nothing lit up: put it back
+            self.stuck.add(hand[-1].origin)
+            self.do({"type": "click", "loc": hand[-1].origin})
         elif hand:
-            raise Lost(f"a piece in hand and nowhere lit to put it: {status!r}")
+            raise Lost(f"a piece from the box in hand and nowhere lit to put it: {status!r}")
         else:
             self._choose(sight)
         self.settle()
@@ -154,6 +177,9 @@ class LedPerson:
         if "lit orange" in status and sight.where("removal"):
             offers.append(lambda: self._take_off(sight.where("removal")))
         glowing = [loc for loc in sight.where("glow") if loc not in self.stuck]
+        stacks = [loc for loc in glowing if len(stack_pieces(self.session.mock.contents.get(loc))) > 1]
+        if "lift a glowing stack whole" in status and stacks:
+            offers.append(lambda: self._lift_stack(self.rng.choice(stacks)))
         if "move a glowing piece" in status and glowing:
             offers.append(lambda: self.do({"type": "click", "loc": self.rng.choice(glowing)}))
         buttons = [lambda button=button: self.do({"type": "button", "name": button.replace(" ", "_")})
@@ -170,24 +196,103 @@ class LedPerson:
         self.rng.choice(offers)()
 
     def _place(self, pieces: list[str], places: list[str]) -> None:
-        self.placed = self.rng.choice(pieces)
-        self.do({"type": "take", "piece": self.placed})
+        self.intent = self.rng.choice(pieces)
+        self.do({"type": "take", "piece": self.intent})
         self.do({"type": "click", "loc": self.rng.choice(places)})
 
     def _take_off(self, pieces: list[str]) -> None:
-        self.do({"type": "click", "loc": self.rng.choice(pieces)})
-        self.do({"type": "drop"})
+        self._clear(self.rng.choice(pieces))
+
+    def _clear(self, location: str) -> None:
+        """Take everything here off the board: a piece, or a whole stack (with empty hands: a click with a
+        piece in hand would put it down)."""
+        self._free_hands()
+        if self.session.mock.contents.get(location) is None:
+            return
+        self.do({"type": "click", "loc": location})
+        if self.session.view()["rest_of_stack"]:
+            self.do({"type": "lift_rest"})
+        while self.session.hand:
+            self.do({"type": "drop"})
+
+    def _free_hands(self) -> None:
+        """Put what is in hand aside (in the box, remembering where each came from)."""
+        while self.session.hand:
+            held = self.session.hand[-1]
+            self.aside.append((held.piece, held.origin))
+            self.do({"type": "drop"})
+
+    def _carry_out(self, status: str) -> None:
+        """Do what the status says a move leaves to do ("flip h2 to black; take the red off t3"), then confirm
+        it where the sensors cannot see it done."""
+        words = status.partition(" (confirm when done)")[0]
+        if status.startswith("game over"):
+            words = words.split("; ", 2)[2]
+        for order in words.split("; "):
+            if flip := re.fullmatch(r"flip (.+) to (\w+)", order):
+                for location in _locations(flip.group(1)):
+                    self._make_hold(location, [flip.group(2)])
+            elif rest := re.fullmatch(r"put the rest back on (.+)", order):
+                self._free_hands()
+                for location in _locations(rest.group(1)):
+                    back = [piece for piece, origin in self.aside if origin == location]
+                    self.aside = [(piece, origin) for piece, origin in self.aside if origin != location]
+                    self._make_hold(location, stack_pieces(self.session.mock.contents.get(location)) + back)
+            elif change := re.fullmatch(r"(put|take|make) (.+?) (on|off|hold) (.+)", order):
+                verb, first, _, last = change.groups()
+                where, what = (first, last) if verb == "make" else (last, first)
+                for location in _locations(where):
+                    here = Counter(stack_pieces(self.session.mock.contents.get(location)))
+                    pieces = Counter(_pieces(what))
+                    target = pieces if verb == "make" else here + pieces if verb == "put" else here - pieces
+                    self._make_hold(location, sorted(target.elements()))
+            else:
+                raise Lost(f"cannot read what to do: {order!r}")
+        if "confirm when done" in status or status.startswith("game over"):
+            self.do({"type": "button", "name": "confirm"})
+
+    def _make_hold(self, location: str, pieces: list[str]) -> None:
+        """Make ``location`` hold ``pieces``: a piece in hand goes there if one is asked for, else the box's."""
+        here = stack_pieces(self.session.mock.contents.get(location))
+        if sorted(here) == sorted(pieces):
+            return
+        hand = self.session.hand
+        if not here and len(pieces) == 1 and hand and hand[-1].piece == pieces[0]:
+            self.do({"type": "click", "loc": location})
+            return
+        self._clear(location)
+        for piece in pieces:
+            self.do({"type": "take", "piece": piece})
+            self.do({"type": "click", "loc": location})
+
+    def _lift_stack(self, location: str) -> None:
+        self.do({"type": "click", "loc": location})
+        self.do({"type": "lift_rest"})
 
     def _any_piece(self) -> str:
         return next(iter(self.session.daemon.state.game.pieces))
 
-    def play(self, limit: int) -> int:
-        """Act until the game is over or ``limit`` moves are made; the number of moves made."""
-        daemon = self.session.daemon
-        while daemon.snapshot()["history"].__len__() < limit:
-            before = len(daemon.state.history)
+    def play(self, limit: int, until: Callable[[State, Move], bool] | None = None) -> int:
+        """Act until the game is over, ``limit`` moves are made, or a move is made that ``until`` (given the
+        position before it) holds for; the number of moves made."""
+        state = self.session.daemon.state
+        while len(state.history) < limit:
+            before = len(state.history)
             if not self.act():
                 break
-            if len(daemon.state.history) != before:
+            if len(state.history) != before:
                 self.stuck.clear()
-        return len(daemon.state.history)
+                self.intent, self.hints, self.aside = "", 0, []
+                if until is not None and self._made_one(state, before, until):
+                    break
+        return len(state.history)
+
+    @staticmethod
+    def _made_one(state: State, before: int, until: Callable[[State, Move], bool]) -> bool:
+        """Whether a move made since ``before`` is one ``until`` holds for (the position is walked back and on)."""
+        made = [state.pop() for _ in range(len(state.history) - before)][::-1]
+        found = False
+        for move in made:
+            found |= until(state, move)
+            state.push(move)
+        return found

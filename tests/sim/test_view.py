@@ -65,6 +65,18 @@ def test_a_piece_lifted_off_a_stack_can_be_put_back_on_it(tmp_path):
     assert sim.mock.contents["t4.1"] == "red+red+red" and sim.hand == []
 
 
+def test_the_rest_of_a_stack_is_lifted_so_the_sensors_see_it_lifted_whole(tmp_path):
+    sim = session(tmp_path, "pawns-crossing")
+    assert sim.view()["rest_of_stack"] is None
+    with pytest.raises(SimError, match="did not come off a stack that still holds pieces"):
+        sim.act({"type": "lift_rest"})
+    sim.act({"type": "click", "loc": "t4.1"})
+    assert sim.view()["rest_of_stack"] == "t4.1"
+    sim.act({"type": "lift_rest"})
+    assert sim.mock.contents.get("t4.1") is None and [held.origin for held in sim.hand] == ["t4.1"] * 3
+    assert sim.view()["rest_of_stack"] is None
+
+
 def test_off_a_stack_a_piece_in_hand_lifts_the_piece_clicked(tmp_path):
     """A domino's half or a hole holds one piece: a click there with a piece in hand lifts it too (as for a Trade)."""
     sim = session(tmp_path, "pawns-crossing")

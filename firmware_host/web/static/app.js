@@ -92,6 +92,8 @@ function render(view) {
     return item;
   }));
   $("drop").disabled = view.hand.length === 0;
+  $("lift-rest").hidden = !view.rest_of_stack;
+  if (view.rest_of_stack) $("lift-rest").textContent = `Lift the rest of ${view.rest_of_stack}`;
   showNext();
   $("tray").replaceChildren(...view.tray.map((code) => {
     const button = element("button", { type: "button" }, chip(view.piece_colours[code]), code);
@@ -191,6 +193,7 @@ $("flip-mode").onclick = () => {
   showNext();
 };
 $("drop").onclick = () => send({ type: "drop" });
+$("lift-rest").onclick = () => send({ type: "lift_rest" });
 $("noise").onchange = (event) => send({ type: "noise", on: event.target.checked });
 $("dice-entry").onsubmit = (event) => {
   event.preventDefault();
