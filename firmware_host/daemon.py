@@ -431,7 +431,8 @@ class Daemon:
     def _choices_text(self, view: TrackerView) -> str:
         """What the lights offer while the board waits or a piece is lifted, in words."""
         offers = []
-        choices = self.tracker.expectation.choices
+        expectation = self.tracker.expectation
+        choices = expectation.choices
         where = f"{'a' if len(view.destinations) > 1 else 'the'} green light"
         if view.destinations and view.lifted:
             offers.append(f"put the piece on {where}")
@@ -444,7 +445,6 @@ class Daemon:
                 offers.append("move a glowing piece")
             if choices.stacks & self.watched:
                 offers.append("lift a glowing stack whole to see where its pieces may go")
-            expectation = self.tracker.expectation
             for button, move in sorted(expectation.buttons.items()):
                 words = button.replace("_", " ")
                 offers.append(f"press {words}" + ("" if str(move) in (words, "end") else f" to {move}"))

@@ -1,14 +1,14 @@
 """The LED presenter: what the tracker and the game say, as one colour per LED within a current budget.
 
-Each location gets at most one colour, chosen by priority (a fix or a dead end beats
-a candidate beats what is left to do beats a lifted piece beats a destination beats
-the whose-turn glow beats the last move: the piece just moved glows if it can move again).  A fault flashes every LED in its colour,
-alternating with that picture: a board that cannot see (amber), a journal that cannot
-be written (red).  The frame is then dimmed by the brightness setting and, if the
-strips would still draw more than the budget (a full-white WS2812 draws about 60 mA,
-20 mA per colour channel), scaled down so that it never does; a lit LED is never
-dimmed below ``MIN_VISIBLE`` on its brightest channel, unless the budget cannot hold
-even that.
+Each location gets at most one colour, chosen by priority (a fix or a dead end beats a
+candidate beats what is left to do beats a lifted piece beats a destination beats the
+whose-turn glow beats the last move: the piece just moved glows if it can move again).  A
+fault flashes every LED in its colour, alternating with that picture: a board that
+cannot see (amber), a journal that cannot be written (red).  The frame is then dimmed by
+the brightness setting and, if the strips would still draw more than the budget (a
+full-white WS2812 draws about 60 mA, 20 mA per colour channel), scaled down so that it
+never does; a lit LED is never dimmed below ``MIN_VISIBLE`` on its brightest channel,
+unless the budget cannot hold even that.
 """
 
 from __future__ import annotations

@@ -84,7 +84,7 @@ class Status(str, Enum):
 
 @dataclass(frozen=True)
 class Choices:
-    """What the board offers while it waits, beyond the moves that begin with a lift the sensors see."""
+    """What the board offers while it waits: places for pieces from the box, captures, pieces that can move."""
 
     #: Where a piece from the box may be put, and which pieces.
     places: frozenset[str] = frozenset()
@@ -150,7 +150,8 @@ class Expectation:
             puts = [todo for todo in todos if todo.kind == "put"]
             removes = [todo for todo in todos if todo.kind == "remove"]
             movable |= {todo.location for todo in removes}
-            stacks |= {todo.location for todo in todos if todo.kind in ("remove", "restack") and todo.location not in seen}
+            stacks |= {todo.location for todo in todos
+                       if todo.kind in ("remove", "restack") and todo.location not in seen}
             net = sum(len(stack_pieces(change.after)) - len(stack_pieces(change.before))
                       for change in plan.footprint.changes if change.location in self.expected)
             if net > 0:
@@ -352,8 +353,8 @@ class MoveTracker:
         if self._timers.unmatched_since is None:
             self._timers.unmatched_since = now
         lifted = frozenset(loc for loc in differing if self.observed[loc] is None)
-        dead_ends = frozenset(loc for loc in lifted
-                              if not any(not isinstance(plan.move, Takeback) for plan in expectation.touching.get(loc, ())))
+        dead_ends = frozenset(loc for loc in lifted if all(isinstance(plan.move, Takeback)
+                                                            for plan in expectation.touching.get(loc, ())))
         return TrackerView(Status.UNMATCHED, lifted=lifted, dead_ends=dead_ends)
 
     def _in_sync(self) -> TrackerView:

@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.core import Move, State, stack_pieces
+from engine.core import stack_pieces
 from firmware_host.presenter import PALETTE, css_colour
 from firmware_host.sim import SimSession
 from hal.clock import ManualClock
@@ -26,8 +25,6 @@ NAMES = {css_colour(colour): name for name, colour in PALETTE.items()
          if not name.startswith(("todo_put", "todo_remove", "dice", "fault"))}
 STEP = 0.025  # seconds between two steps of the loop
 MAX_ACTIONS = 60  # actions in answer to one look at the board: more is a person going round in circles
-
-
 #: The lights that ask for something a move leaves to do, once they blink.
 TO_DO = ("destination", "removal", "todo_flip", "todo_restack")
 
@@ -68,7 +65,6 @@ class LedPerson:
     session: SimSession
     clock: ManualClock
     seed: int = 0
-    trace: bool = False
     actions: int = 0
     in_act: int = 0
     rng: random.Random = field(init=False)
@@ -112,8 +108,6 @@ class LedPerson:
         if self.in_act > MAX_ACTIONS:
             raise Lost(f"{MAX_ACTIONS} actions for one thing the board asks and it still asks: "
                        f"{self.session.daemon.status_text()!r}")
-        if self.trace:
-            print("   ", action, "|", self.session.daemon.status_text())
         self.session.act(action)
         self.run(0.1)
 
@@ -126,8 +120,6 @@ class LedPerson:
         self.in_act = 0
         sight = self.look()
         status = sight.status
-        if self.trace:
-            print(f"{status!r} lit={sight.lights} blinking={sorted(sight.blinking)} hand={self.session.hand}")
         if status.startswith("game over") and not sight.blinking:
             return False
         hand = self.session.hand
@@ -175,7 +167,7 @@ class LedPerson:
         if placing and sight.where("destination"):
             offers.append(lambda: self._place(placing.group(1).split(" or "), sight.where("destination")))
         if "lit orange" in status and sight.where("removal"):
-            offers.append(lambda: self._take_off(sight.where("removal")))
+            offers.append(lambda: self._clear(self.rng.choice(sight.where("removal"))))
         glowing = [loc for loc in sight.where("glow") if loc not in self.stuck]
         stacks = [loc for loc in glowing if len(stack_pieces(self.session.mock.contents.get(loc))) > 1]
         if "lift a glowing stack whole" in status and stacks:
@@ -199,9 +191,6 @@ class LedPerson:
         self.intent = self.rng.choice(pieces)
         self.do({"type": "take", "piece": self.intent})
         self.do({"type": "click", "loc": self.rng.choice(places)})
-
-    def _take_off(self, pieces: list[str]) -> None:
-        self._clear(self.rng.choice(pieces))
 
     def _clear(self, location: str) -> None:
         """Take everything here off the board: a piece, or a whole stack (with empty hands: a click with a
@@ -272,27 +261,14 @@ class LedPerson:
     def _any_piece(self) -> str:
         return next(iter(self.session.daemon.state.game.pieces))
 
-    def play(self, limit: int, until: Callable[[State, Move], bool] | None = None) -> int:
-        """Act until the game is over, ``limit`` moves are made, or a move is made that ``until`` (given the
-        position before it) holds for; the number of moves made."""
-        state = self.session.daemon.state
-        while len(state.history) < limit:
-            before = len(state.history)
+    def play(self, limit: int) -> int:
+        """Act until the game is over or ``limit`` moves are made; the number of moves made."""
+        history = self.session.daemon.state.history
+        while len(history) < limit:
+            before = len(history)
             if not self.act():
                 break
-            if len(state.history) != before:
+            if len(history) != before:
                 self.stuck.clear()
                 self.intent, self.hints, self.aside = "", 0, []
-                if until is not None and self._made_one(state, before, until):
-                    break
-        return len(state.history)
-
-    @staticmethod
-    def _made_one(state: State, before: int, until: Callable[[State, Move], bool]) -> bool:
-        """Whether a move made since ``before`` is one ``until`` holds for (the position is walked back and on)."""
-        made = [state.pop() for _ in range(len(state.history) - before)][::-1]
-        found = False
-        for move in made:
-            found |= until(state, move)
-            state.push(move)
-        return found
+        return len(history)
