@@ -6,8 +6,8 @@ The person is ``tests/sim/led_person.py``'s ``LedPerson``: it knows the LED lege
 the status line, and chooses at random among what they offer; it never asks the engine
 what is legal.  Per game and seed: the moves and the person's actions to the end, the
 board time the game took, the wall time, and whether the board the person left is the
-game's.  A game where the lights and the status left the person with nothing to do
-prints LOST and why.  The test suite plays the same person through each game's first
+game's, or the first move after which it was not (at rest, nothing left to do).  A game
+where the lights and the status left the person with nothing to do prints LOST and why.  The test suite plays the same person through each game's first
 moves (``tests/sim/test_led_guided.py``); this plays the long ones to the end.
 """
 
@@ -27,6 +27,16 @@ from hal.clock import ManualClock  # noqa: E402
 from tests.sim.led_person import LedPerson, Lost  # noqa: E402
 
 
+def in_step(session: SimSession) -> bool:
+    """Whether the board matches the game, or is not at rest (a piece in hand, a move under way, something to do)."""
+    daemon = session.daemon
+    snapshot = daemon.snapshot()
+    if session.hand or snapshot["status"] != "ready" or snapshot["todo"]:
+        return True
+    board = {loc: piece for loc, piece in session.mock.contents.items() if piece}
+    return board == {loc: piece for loc, piece in daemon.state.contents().items() if piece}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=list(available_games()))
@@ -41,16 +51,18 @@ def main() -> None:
                 session = SimSession(name, {}, journal=Path(folder) / "journal.sqlite3", clock=clock, seed=seed)
                 person = LedPerson(session, clock, seed=seed)
                 started = time.perf_counter()
-                try:
-                    moves = person.play(args.limit)
-                except Lost as lost:
-                    print(f"{name:16} {seed:>4} LOST after {len(session.daemon.state.history)} moves: {lost}")
-                    continue
                 state = session.daemon.state
-                board = {loc: piece for loc, piece in session.mock.contents.items() if piece}
-                same = board == {loc: piece for loc, piece in state.contents().items() if piece}
+                out_of_step = None
+                try:
+                    while len(state.history) < args.limit and person.act():
+                        if out_of_step is None and not in_step(session):
+                            out_of_step = len(state.history)
+                except Lost as lost:
+                    print(f"{name:16} {seed:>4} LOST after {len(state.history)} moves: {lost}")
+                    continue
+                moves = len(state.history)
                 result = (state.outcome().reason if state.is_terminal() else "unfinished") + \
-                    ("" if same else "; the board differs from the game's")
+                    ("" if out_of_step is None else f"; the board out of step with the game from move {out_of_step}")
                 print(f"{name:16} {seed:>4} {moves:>6} {person.actions:>8} {clock() / 60:>9.1f} "
                       f"{time.perf_counter() - started:>7.1f}  {result}")
                 session.daemon.close()

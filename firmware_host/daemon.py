@@ -286,8 +286,10 @@ class Daemon:
 
     @staticmethod
     def _left_to_do(plan: Plan, touched: frozenset[str]) -> tuple[Todo, ...]:
-        """The changes of an accepted move that the sensors cannot see, where the hand was not seen: a flip
-        under reed switches, the stacks of a slid Pawns Crossing line (a push did them; a hand must).
+        """What an accepted move may leave undone that the sensors cannot tell: the changes they cannot see
+        where the hand was not seen (a flip under reed switches, the stacks of a slid Pawns Crossing line:
+        a push did them, a hand must), and every stack it leaves, said as what the stack must hold (a
+        sensor reads a stack as one piece: its count is the person's to check).
 
         A move the sensors could not see at all was offered after the hand touched every
         piece of it: that hand has done it.
@@ -295,7 +297,10 @@ class Daemon:
         if not plan.reading:
             return ()
         seen = {location for location, _ in plan.reading} | touched
-        return tuple(Todo.of(change) for change in plan.footprint.changes if change.location not in seen)
+        return tuple(Todo("restack", change.location, tuple(stack_pieces(change.after)))
+                     if len(stack_pieces(change.after)) > 1 else Todo.of(change)
+                     for change in plan.footprint.changes
+                     if change.location not in seen or len(stack_pieces(change.after)) > 1)
 
     def _push(self, move: Move) -> None:
         """Play ``move`` once it is in the journal (with the result, if it ends the game)."""

@@ -67,12 +67,14 @@ class LedPerson:
     seed: int = 0
     actions: int = 0
     in_act: int = 0
+    #: The moves made when the person last looked.
+    made: int = 0
     rng: random.Random = field(init=False)
     #: Pieces lifted this turn that turned out to have no move (pink): not lifted again until the board moves on.
     stuck: set[str] = field(default_factory=set)
-    #: What the move under way should name (the piece taken from the box, the stack a piece came off),
+    #: What the move under way should name (the piece put down, the place it came from),
     #: and how many times hint was pressed to find it among moves the sensors cannot tell apart.
-    intent: str = ""
+    intent: list[str] = field(default_factory=list)
     hints: int = 0
     #: Pieces put aside while doing what the board asks, and where each was lifted from.
     aside: list[tuple[str, str | None]] = field(default_factory=list)
@@ -118,6 +120,10 @@ class LedPerson:
     def act(self) -> bool:
         """One thing the LEDs or the status ask for, or one of the moves they offer; False once the game is over."""
         self.in_act = 0
+        made = len(self.session.daemon.state.history)
+        if made != self.made:  # a move was made: what this one needed is forgotten
+            self.made, self.intent, self.hints, self.aside = made, [], 0, []
+            self.stuck.clear()
         sight = self.look()
         status = sight.status
         if status.startswith("game over") and not sight.blinking:
@@ -139,7 +145,7 @@ class LedPerson:
             self._carry_out(status)
         elif sight.where("candidate", blinking=True) or sight.where("selected", blinking=True):
             choice = re.search(r"press confirm for (.+?)(?: \(hint: (\d+) choices\))?$", status)
-            if choice and choice.group(2) and self.intent and self.intent not in choice.group(1) \
+            if choice and choice.group(2) and not all(word in choice.group(1) for word in self.intent) \
                     and self.hints < int(choice.group(2)):
                 self.hints += 1
                 self.do({"type": "button", "name": "hint"})  # not what the hand did: the next one
@@ -147,7 +153,7 @@ class LedPerson:
                 self.hints = 0
                 self.do({"type": "button", "name": "confirm"})
         elif hand and (greens := sight.where("destination")):
-            self.intent = hand[-1].origin or hand[-1].piece
+            self.intent = [word for word in (hand[-1].origin, hand[-1].piece) if word]
             self.do({"type": "click", "loc": self.rng.choice(greens)})
         elif hand and hand[-1].origin:  # lifted off a stack, and nothing lit up: put it back
             self.stuck.add(hand[-1].origin)
@@ -188,8 +194,9 @@ class LedPerson:
         self.rng.choice(offers)()
 
     def _place(self, pieces: list[str], places: list[str]) -> None:
-        self.intent = self.rng.choice(pieces)
-        self.do({"type": "take", "piece": self.intent})
+        piece = self.rng.choice(pieces)
+        self.intent = [piece]
+        self.do({"type": "take", "piece": piece})
         self.do({"type": "click", "loc": self.rng.choice(places)})
 
     def _clear(self, location: str) -> None:
@@ -264,11 +271,6 @@ class LedPerson:
     def play(self, limit: int) -> int:
         """Act until the game is over or ``limit`` moves are made; the number of moves made."""
         history = self.session.daemon.state.history
-        while len(history) < limit:
-            before = len(history)
-            if not self.act():
-                break
-            if len(history) != before:
-                self.stuck.clear()
-                self.intent, self.hints, self.aside = "", 0, []
+        while len(history) < limit and self.act():
+            pass
         return len(history)
