@@ -25,6 +25,7 @@ NAMES = {css_colour(colour): name for name, colour in PALETTE.items()
          if not name.startswith(("todo_put", "todo_remove", "dice", "fault"))}
 STEP = 0.025  # seconds between two steps of the loop
 MAX_ACTIONS = 60  # actions in answer to one look at the board: more is a person going round in circles
+MAX_IDLE = 40  # looks at the board without a move made: likewise
 #: The lights that ask for something a move leaves to do, once they blink.
 TO_DO = ("destination", "removal", "todo_flip", "todo_restack")
 
@@ -67,8 +68,9 @@ class LedPerson:
     seed: int = 0
     actions: int = 0
     in_act: int = 0
-    #: The moves made when the person last looked.
+    #: The moves made when the person last looked, and how many looks since one was made.
     made: int = 0
+    idle: int = 0
     rng: random.Random = field(init=False)
     #: Pieces lifted this turn that turned out to have no move (pink): not lifted again until the board moves on.
     stuck: set[str] = field(default_factory=set)
@@ -122,8 +124,11 @@ class LedPerson:
         self.in_act = 0
         made = len(self.session.daemon.state.history)
         if made != self.made:  # a move was made: what this one needed is forgotten
-            self.made, self.intent, self.hints, self.aside = made, [], 0, []
+            self.made, self.intent, self.hints, self.aside, self.idle = made, [], 0, [], 0
             self.stuck.clear()
+        self.idle += 1
+        if self.idle > MAX_IDLE:
+            raise Lost(f"{MAX_IDLE} looks at the board and no move made: {self.session.daemon.status_text()!r}")
         sight = self.look()
         status = sight.status
         if status.startswith("game over") and not sight.blinking:
@@ -241,6 +246,8 @@ class LedPerson:
                     here = Counter(stack_pieces(self.session.mock.contents.get(location)))
                     pieces = Counter(_pieces(what))
                     target = pieces if verb == "make" else here + pieces if verb == "put" else here - pieces
+                    if verb == "take" and pieces - here:  # not the pieces said: what is there comes off
+                        target = Counter()
                     self._make_hold(location, sorted(target.elements()))
             else:
                 raise Lost(f"cannot read what to do: {order!r}")

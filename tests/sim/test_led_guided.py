@@ -8,10 +8,11 @@ random Groups-of-Three runs for thousands of moves, and is played for its first 
 (``bench/guided.py`` plays it to the end).  Either way the board the person leaves is
 the game's board: the LEDs guided every flip and every capture.
 
-Pawns Crossing is played for its first 40 moves: past those (after 41 to 115 moves in
-eight seeds tried with ``bench/guided.py``) a person who lifts a stack of several colours
-whole and puts down a token of the wrong colour where one of another colour may go is
-taken at its word, as docs/daemon.md says ("What lights when").
+Pawns Crossing is played for its first 40 moves (under this seed): a person who lifts a
+stack of several colours whole and puts down a token of the wrong colour where one of
+another colour may go is taken at its word, as docs/daemon.md says ("What lights when"),
+and ``bench/guided.py`` finds the board out of step with the game after 22 to 126 moves
+over eight seeds.
 """
 
 from __future__ import annotations
