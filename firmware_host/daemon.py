@@ -83,6 +83,7 @@ class Daemon:
         self.presenter = Presenter(wiring, leds.brightness, leds.current_budget_ma, leds.ma_per_led,
                                    leds.dice_locations)
         self.piece_colours = {code: indicator(code, colour) for code, colour in self.state.game.pieces.items()}
+        self._legend = legend(self.state.game.pieces)  # the game, and so its pieces, never changes
         self._subscribers: list[Subscriber] = []
         self._last_move: frozenset[str] = frozenset()
         #: What the last move left to do that the sensors cannot see: lit until the next move begins or confirm.
@@ -297,10 +298,14 @@ class Daemon:
         if not plan.reading:
             return ()
         seen = {location for location, _ in plan.reading} | touched
-        return tuple(Todo("restack", change.location, tuple(stack_pieces(change.after)))
-                     if len(stack_pieces(change.after)) > 1 else Todo.of(change)
-                     for change in plan.footprint.changes
-                     if change.location not in seen or len(stack_pieces(change.after)) > 1)
+        todo: list[Todo] = []
+        for change in plan.footprint.changes:
+            after = stack_pieces(change.after)
+            if len(after) > 1:
+                todo.append(Todo("restack", change.location, tuple(after)))
+            elif change.location not in seen:
+                todo.append(Todo.of(change))
+        return tuple(todo)
 
     def _push(self, move: Move) -> None:
         """Play ``move`` once it is in the journal (with the result, if it ends the game)."""
@@ -477,7 +482,7 @@ class Daemon:
             "expected": expectation.contents,
             "observed": dict(tracker.observed),
             "leds": {loc: css_colour(colour) for loc, colour in self._colours.items()},
-            "legend": legend(state.game.pieces),
+            "legend": self._legend,
             "dice": self._dice,
             "current_ma": round(self.current_ma, 1),
             "budget_ma": self.presenter.budget_ma,
