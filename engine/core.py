@@ -11,6 +11,7 @@ sensors can see.
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -279,6 +280,15 @@ class State(ABC):
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         """At a chance node: each outcome with its probability."""
         return []
+
+    def random_move(self, rng: random.Random) -> Move:
+        """A legal move drawn with ``rng``, as playouts need it: at a chance node by the outcomes'
+        probabilities; otherwise every legal move has a chance, not always the same one (a game may
+        override this with something cheaper than listing every move)."""
+        if self.is_chance_node():
+            outcomes = self.chance_outcomes()
+            return rng.choices([move for move, _ in outcomes], [p for _, p in outcomes])[0]
+        return rng.choice(list(self.generate_moves()))
 
     @property
     def legal_moves(self) -> LegalMoves:
