@@ -45,13 +45,7 @@ class CrookedJumps(RemovalPuzzle):
                            for to in board.neighbours[over] if to != p)
                      for p in self.locations)
 
-    def steps(self, mask: int) -> Iterator[Step]:
-        jumps = self.jumps
-        pieces = mask
-        while pieces:
-            low = pieces & -pieces
-            start = low.bit_length() - 1
-            for over, to in jumps[start]:
-                if mask >> over & 1 and not mask >> to & 1:
-                    yield start, to, over
-            pieces ^= low
+    def steps_from(self, mask: int, start: int) -> Iterator[Step]:
+        for over, to in self.jumps[start]:
+            if mask >> over & 1 and not mask >> to & 1:
+                yield start, to, over

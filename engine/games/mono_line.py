@@ -19,6 +19,8 @@ operations; the Center Square covers the centre, which takes no part.
 
 from __future__ import annotations
 
+import random
+
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -211,6 +213,18 @@ class MonoLineState(State):
             for colour in colours:
                 yield Place(colour, point)
             allowed ^= low
+
+    def random_move(self, rng: random.Random) -> Move:
+        """As ``generate_moves`` would list them, one drawn evenly, without listing every placement."""
+        if self.pending is not None or self.conflict() or self.current_player == TERMINAL:
+            return super().random_move(rng)
+        allowed = self.open_points(self.to_move) if self.mode == "strict" else self.empty_points()
+        colours = [c for c in seats(2)[self.to_move] if self.supply(c)]
+        nth = rng.randrange(allowed.bit_count())
+        for _ in range(nth):
+            allowed &= allowed - 1  # drop the lowest point
+        point = self.game.locations[(allowed & -allowed).bit_length() - 1]
+        return Place(rng.choice(colours), point)
 
     def parse_move(self, text: str) -> Move:
         """As the default, but a blocked placement in strict mode says which piece blocks it."""

@@ -18,6 +18,7 @@ turn's moves is a few dict lookups per piece.
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
@@ -220,6 +221,8 @@ class Tables:
     #: a -> b -> the Trade of a and b, for each b after a (board order) such that a line
     #: through a and a different line through b are parallel.
     trades: dict[str, dict[str, Trade]]
+    #: b -> a -> the same Trades, looked up from their second point.
+    traded_with: dict[str, dict[str, Trade]]
     exit_moves: dict[str, Exit]
 
     def along_perimeter(self, a: str, b: str) -> bool:
@@ -236,12 +239,16 @@ def rule_tables(board_name: str) -> Tables:
     def parallel(a: str, b: str) -> bool:
         return any(da == db and ia != ib for da, ia in through[a] for db, ib in through[b])
 
+    trades = {a: {b: Trade(a, b) for b in points[i + 1:] if parallel(a, b)} for i, a in enumerate(points)}
+    traded_with: dict[str, dict[str, Trade]] = {b: {} for b in points}
+    for a, partners in trades.items():
+        for b, trade in partners.items():
+            traded_with[b][a] = trade
     return Tables(
         board, points, frozenset(board.exits), board.perimeter,
         over_passes={a: {b: OverPassMove(a, b) for b in points if b != a} for a in points},
         slides={a: tuple(Slide(a, b) for b in board.outward[a]) for a in points},
-        trades={a: {b: Trade(a, b) for b in points[i + 1:] if parallel(a, b)} for i, a in enumerate(points)},
-        exit_moves={p: Exit(p) for p in board.exits})
+        trades=trades, traded_with=traded_with, exit_moves={p: Exit(p) for p in board.exits})
 
 
 # -- the game -----------------------------------------------------------------
@@ -363,6 +370,29 @@ class OverPassState(State):
             self._moves = self._turn_moves()
         return self._moves
 
+    def random_move(self, rng: random.Random) -> Move:
+        """A legal move for a playout without listing the turn: ``end`` (once the Center Square is
+        empty) or a random piece, then one of that piece's moves; another piece if it has none."""
+        if self.phase != MOVE or self._moves is not None:
+            return super().random_move(rng)
+        plan = clearing_plan(self, self.budget)
+        if plan is None:
+            return super().random_move(rng)  # every board move and return: rare, listed whole
+        choices: list[str | None] = list(self._movable())
+        if self.cells[CENTER] is None:
+            choices.append(None)  # end the turn
+        while choices:
+            i = rng.randrange(len(choices))
+            point = choices[i]
+            choices[i] = choices[-1]
+            choices.pop()
+            if point is None:
+                return EndTurn()
+            moves = moves_keeping_a_plan(self, self.board_moves((point,)), plan)
+            if moves:
+                return rng.choice(moves)
+        return super().random_move(rng)
+
     def _turn_moves(self) -> list[Move]:
         """The board moves that keep the Center Square emptiable, then ``end`` once it is empty;
         every board move and ``return`` when nothing can empty it."""
@@ -393,12 +423,19 @@ class OverPassState(State):
                 moves.extend(slide for slide in tables.slides[point]
                              if cells[slide.end] is None and slide.end not in reach)
         tradeable = [point for point in movable if point not in tables.exits]
-        for i, a in enumerate(tradeable):
-            colour, trade_with = cells[a], tables.trades[a]
-            partners = tradeable[i + 1:]
-            if pieces is not None and a not in pieces:
-                partners = [b for b in partners if b in pieces]
-            moves.extend(trade_with[b] for b in partners if b in trade_with and cells[b] != colour)
+        if pieces is None:
+            for i, a in enumerate(tradeable):
+                colour, trade_with = cells[a], tables.trades[a]
+                moves.extend(trade_with[b] for b in tradeable[i + 1:] if b in trade_with and cells[b] != colour)
+            return moves
+        can_trade = set(tradeable)
+        for point in tradeable:  # the trades of the chosen pieces, with either point first
+            if point in pieces:
+                colour = cells[point]
+                moves.extend(trade for other, trade in tables.traded_with[point].items()
+                             if other in can_trade and other not in pieces and cells[other] != colour)
+                moves.extend(trade for other, trade in tables.trades[point].items()
+                             if other in can_trade and cells[other] != colour)
         return moves
 
     def _movable(self) -> list[str]:

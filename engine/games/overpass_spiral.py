@@ -39,23 +39,18 @@ class OverPassSpiral(RemovalPuzzle):
     def along_perimeter(self, a: str, b: str) -> bool:
         return (a, b) in self.line_board.perimeter
 
-    def steps(self, mask: int) -> Iterator[Step]:
-        board, index, locations = self.line_board, self.index, self.locations
+    def steps_from(self, mask: int, start: int) -> Iterator[Step]:
+        index = self.index
 
         def occupied(point: str) -> bool:
             return bool(mask >> index[point] & 1)
 
-        pieces = mask
-        while pieces:
-            low = pieces & -pieces
-            start = low.bit_length() - 1
-            pieces ^= low
-            point = locations[start]
-            held = self.along_perimeter if point in self.exits else None
-            for landing, lasts in bridge_reach(board, point, occupied, _any_piece, held).items():
-                to = index[landing]
-                for last in sorted(index[p] for p in lasts):
-                    yield start, to, last
+        point = self.locations[start]
+        held = self.along_perimeter if point in self.exits else None
+        for landing, lasts in bridge_reach(self.line_board, point, occupied, _any_piece, held).items():
+            to = index[landing]
+            for last in sorted(index[p] for p in lasts):
+                yield start, to, last
 
 
 def _any_piece(point: str) -> bool:

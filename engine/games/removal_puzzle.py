@@ -10,6 +10,7 @@ naming intersections by their coordinates.
 from __future__ import annotations
 
 import json
+import random
 from abc import abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -123,9 +124,17 @@ class RemovalPuzzle(Game):
     def _xy(self, point: str) -> tuple[float, float]:
         return self.line_board.centre if point == CENTER else self.line_board.xy(point)
 
-    @abstractmethod
     def steps(self, mask: int) -> Iterator[Step]:
         """Every legal move of the position ``mask``, as bit indices."""
+        pieces = mask
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            yield from self.steps_from(mask, low.bit_length() - 1)
+
+    @abstractmethod
+    def steps_from(self, mask: int, start: int) -> Iterator[Step]:
+        """The legal moves of the piece on bit ``start`` of the position ``mask``."""
 
     @cached_property
     def neighbour_masks(self) -> tuple[int, ...]:
@@ -187,6 +196,17 @@ class RemovalPuzzleState(State):
 
     def generate_moves(self) -> Iterator[Move]:
         return map(self.game.move_of, self.game.steps(self.mask))
+
+    def random_move(self, rng: random.Random) -> Move:
+        """A random piece that can move, then one of its moves: without listing every piece's."""
+        mask, game = self.mask, self.game
+        pieces = [i for i in range(mask.bit_length()) if mask >> i & 1]
+        rng.shuffle(pieces)
+        for start in pieces:
+            steps = list(game.steps_from(mask, start))
+            if steps:
+                return game.move_of(rng.choice(steps))
+        raise ValueError("no legal move: the puzzle is over")
 
     def footprint(self, move: Move) -> Footprint:
         assert isinstance(move, Capture)

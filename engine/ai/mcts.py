@@ -1,0 +1,134 @@
+"""Monte Carlo tree search over the State API, walking one state with push and pop.
+
+Each simulation descends the tree from the root by UCT, pushing the moves it walks; a
+chance node's outcome is sampled by its probability; the first new node met is added,
+then a playout of ``state.random_move`` steps runs until the game ends or a cut-off,
+where ``evaluate`` scores the position.  Every player's value is backed up to the nodes
+that player moved into, so each seat maximises its own return (2-4 players alike), and
+a player who moves several times in a row (a turn of steps under one roll) is searched
+as one plan.  Every push is popped before the simulation ends: the state is left as it
+was found.  After OpenSpiel's ``mcts.py``, without clones.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.ai.evaluate import Values, evaluate
+from engine.core import CHANCE, TERMINAL, Move, State
+
+Evaluator = Callable[[State], Values]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a search spends its budget."""
+
+    simulations: int
+    #: The exploration constant of UCT (values lie in [-1, 1]).
+    uct_c: float = 1.4
+    #: Playout steps before the position is scored by the evaluation instead of played out.
+    playout_plies: int = 200
+
+
+class Node:
+    """A move in the tree: who made it, how often it was tried, the values its mover got."""
+
+    __slots__ = ("move", "mover", "visits", "total", "children", "outcomes")
+
+    def __init__(self, move: Move | None, mover: int) -> None:
+        self.move = move
+        self.mover = mover
+        self.visits = 0
+        self.total = 0.0
+        self.children: list[Node] | None = None  # at a decision: every legal move, once expanded
+        self.outcomes: dict[Move, Node] | None = None  # at a chance node: the outcomes met so far
+
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+    def best_child(self) -> Node:
+        """The most visited move; ties go to the better mean, then to the earlier in the tree's order."""
+        assert self.children
+        return max(self.children, key=lambda child: (child.visits, child.mean()))
+
+
+def search(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator = evaluate) -> Node:
+    """The root of a tree grown by ``settings.simulations`` simulations from ``state`` (left unchanged)."""
+    root = Node(None, state.current_player)
+    for _ in range(settings.simulations):
+        _simulate(state, root, settings, rng, evaluator)
+    return root
+
+
+def best_move(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator = evaluate) -> Move:
+    """The move the search tries most, at a decision node with at least one legal move."""
+    moves = list(state.legal_moves)
+    if len(moves) == 1:
+        return moves[0]
+    return search(state, settings, rng, evaluator).best_child().move  # type: ignore[return-value]
+
+
+def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, evaluator: Evaluator) -> None:
+    node, path = root, [root]
+    try:
+        while True:
+            player = state.current_player
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                move = state.random_move(rng)
+                if node.outcomes is None:
+                    node.outcomes = {}
+                child = node.outcomes.get(move)
+                if child is None:
+                    child = node.outcomes[move] = Node(move, CHANCE)
+            else:
+                if node.children is None:
+                    node.children = [Node(move, player) for move in state.legal_moves]
+                    rng.shuffle(node.children)
+                child = _select(node, settings.uct_c)
+            state.push(child.move)  # type: ignore[arg-type]
+            path.append(child)
+            node = child
+            if child.visits == 0:
+                break
+        values = _playout(state, settings.playout_plies, rng, evaluator)
+    finally:
+        for _ in range(len(path) - 1):
+            state.pop()
+    for visited in path:
+        visited.visits += 1
+        if visited.mover >= 0:
+            visited.total += values[visited.mover]
+
+
+def _select(node: Node, uct_c: float) -> Node:
+    """An untried move first (in the tree's shuffled order), else the best upper confidence bound."""
+    children = node.children
+    assert children
+    log_n = math.log(node.visits) if node.visits else 0.0
+    best, best_score = children[0], -math.inf
+    for child in children:
+        if child.visits == 0:
+            return child
+        score = child.total / child.visits + uct_c * math.sqrt(log_n / child.visits)
+        if score > best_score:
+            best, best_score = child, score
+    return best
+
+
+def _playout(state: State, plies: int, rng: random.Random, evaluator: Evaluator) -> Values:
+    """Random steps until the end or the cut-off, scored, and every step taken back."""
+    pushed = 0
+    try:
+        while pushed < plies and state.current_player != TERMINAL:
+            state.push(state.random_move(rng))
+            pushed += 1
+        return evaluator(state)
+    finally:
+        for _ in range(pushed):
+            state.pop()
