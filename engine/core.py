@@ -281,6 +281,10 @@ class State(ABC):
         """At a chance node: each outcome with its probability."""
         return []
 
+    def passes_over(self, move: Move) -> tuple[str, ...]:
+        """The locations ``move`` passes over without changing them (a bridge's pieces), in order."""
+        return ()
+
     def random_move(self, rng: random.Random) -> Move:
         """A legal move drawn with ``rng``, as playouts need it: at a chance node by the outcomes'
         probabilities; otherwise every legal move has a chance, not always the same one (a game may

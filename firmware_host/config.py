@@ -12,6 +12,7 @@ Example (``systemd/gameboard.toml`` is the documented one)::
     [game]
     name = "overpass"
     options = { players = 2 }
+    seats = ["human", "computer:hard"]   # omitted: every seat human
 
     [board]
     wiring = "wiring.toml"          # relative to this file; omitted: the mock's straight wiring
@@ -50,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import GameboardError
+from firmware_host.seats import Seat, parse_seats
 from hal.base import DriverOptionError, HardwareError
 
 if TYPE_CHECKING:
@@ -86,6 +88,10 @@ SECTIONS: dict[str, dict[str, Setting]] = {
         "name": Setting((str,), None, 'name a game, e.g. name = "overpass" (`gameboard games` lists them)',
                         required=True),
         "options": Setting((dict,), {}, "write the game's options as a table, e.g. options = { players = 2 }"),
+        "seats": Setting((list,), [], 'list who plays each seat, in turn order, e.g. seats = ["human", "computer"] '
+                                      '(human, computer or computer:LEVEL; levels easy, normal, hard)',
+                         lambda v: all(isinstance(item, str) for item in v)),
+        "hints": Setting((bool,), True, "use hints = true (the hint button shows the computer's best move) or false"),
     },
     "board": {
         "wiring": Setting((str,), None,
@@ -184,6 +190,9 @@ class Config:
     path: Path
     game_name: str
     game_options: dict[str, Any]
+    #: Who plays each seat, in player order (every seat human when none are given).
+    seats: tuple[Seat, ...]
+    hints: bool
     wiring_path: Path | None
     sensors: DriverConfig
     leds: DriverConfig
@@ -335,6 +344,7 @@ def parse_config(text: str, problems: Problems) -> Config | None:
     drivers = {name: _driver_section(problems, name, sections[name]) for name in DRIVER_SETTINGS if name in sections}
     game = values["game"]
     board = _check_game(problems, game["name"], game["options"]) if game["name"] else None
+    seats = _check_seats(problems, game["name"], game["options"], game["seats"]) if board else ()
     for driver in drivers.values():
         if driver is not None:
             _check_driver(problems, driver, board)
@@ -348,6 +358,8 @@ def parse_config(text: str, problems: Problems) -> Config | None:
         path=path,
         game_name=game["name"],
         game_options=dict(game["options"]),
+        seats=seats,
+        hints=game["hints"],
         wiring_path=base / values["board"]["wiring"] if values["board"]["wiring"] else None,
         sensors=drivers["sensors"],
         leds=drivers["leds"],
@@ -423,6 +435,16 @@ def _check_game(problems: Problems, name: str, options: dict[str, Any]) -> str |
     except OptionError as exc:
         problems.add("game.options", f"{exc}; `gameboard games` lists each game's options")
     return None
+
+
+def _check_seats(problems: Problems, name: str, options: dict[str, Any], texts: list[str]) -> tuple[Seat, ...]:
+    """One seat per player of the game (human when none are listed)."""
+    from engine.registry import game_class
+    try:
+        return parse_seats(texts, game_class(name)(**options).num_players)
+    except ValueError as exc:
+        problems.add("game.seats", f"{exc}")
+        return ()
 
 
 def _check_driver(problems: Problems, section: DriverConfig, board: str | None) -> None:

@@ -14,19 +14,25 @@ waiting for the journal is tried again every ``JOURNAL_RETRY_S``.
 
 from __future__ import annotations
 
+import json
 import signal
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import Game, IllegalMoveError, Move, State, stack_pieces
+from engine.ai.levels import DEFAULT_LEVEL
+from engine.core import CHANCE, TERMINAL, Game, IllegalMoveError, Move, State, stack_pieces
 from firmware_host.config import Config, Hal, LoopConfig
+from firmware_host.decided import Decided, Guide
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
 from firmware_host.scanner import Scanner
+from firmware_host.seats import HUMAN, Seat
+from firmware_host.thinker import Answer, Question, Thinker
 from firmware_host.todo import Todo, describe
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback, TrackerView
 from firmware_host.validation import wiring_places
@@ -42,6 +48,8 @@ JOURNAL_RETRY_S = 1.0
 FAULT_HEADS = {"sensors": "the board cannot see", "journal": "the journal cannot be written"}
 #: A fault flashes the whole board in its colour for this long, then shows the usual picture as long.
 FAULT_FLASH_S = 0.5
+#: Times the computer is asked again about one position after its process failed, before giving up.
+THINK_RETRIES = 2
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,8 @@ class Daemon:
 
     def __init__(self, state_or_game: State | Game, hal: Hal, wiring: Wiring, journal: Journal,
                  clock: Callable[[], float] = time.monotonic, *, loop: LoopConfig = DEFAULT_LOOP,
-                 leds: LedSettings = DEFAULT_LEDS, notifier: Notifier | None = None) -> None:
+                 leds: LedSettings = DEFAULT_LEDS, notifier: Notifier | None = None,
+                 seats: tuple[Seat, ...] = (), hints: bool = True, seed: int = 0) -> None:
         self.hal = hal
         self.wiring = wiring
         self.journal = journal
@@ -72,6 +81,21 @@ class Daemon:
         self.notifier = notifier or Notifier("")
         game = state_or_game.game if isinstance(state_or_game, State) else state_or_game
         places = wiring_places(wiring, game)
+        if seats and len(seats) != game.num_players:
+            raise ValueError(f"{len(seats)} seats for a game of {game.num_players} players: give one per player")
+        #: Who decides each player's moves; the computer's come from another process.
+        self.seats = tuple(seats) or (HUMAN,) * game.num_players
+        self.hints = hints
+        self.seed = seed
+        self.thinker = Thinker()
+        #: The turn the computer decided, carried out one step at a time; a hint shown on a person's turn.
+        self._decided: Decided | None = None
+        self._hint: Decided | None = None
+        self._guide: Guide | None = None
+        #: What the thinker was asked, and how often it failed on this position.
+        self._asking: tuple[str, int] = ("", 0)
+        self._think_failures = 0
+        self._generation = 0
         self.state = self._opening_state(state_or_game)
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
@@ -111,7 +135,7 @@ class Daemon:
         leds = LedSettings(config.brightness, config.current_budget_ma, config.ma_per_led,
                            tuple(config.leds.settings["dice_locations"]))
         return cls(game, hal, wiring, Journal(config.journal_path), clock, loop=config.loop, leds=leds,
-                   notifier=Notifier())
+                   notifier=Notifier(), seats=config.seats, hints=config.hints)
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -131,8 +155,14 @@ class Daemon:
                 self.press(event.button, now)
         if sees and self.state.is_chance_node():
             self._roll(now)
-        if self._todo and self.tracker.view.status is not Status.READY:
+        self._hear_thinker(now)
+        if sees and self._guide is not None and self._decided is not None and not self.state.footprint(
+                self._guide.move).changes and self.tracker.view.status is Status.READY:
+            self._accept(Plan.unseen(self.state, self._guide.move), now)  # a button move: nothing to carry out
+        if self.tracker.view.status is not Status.READY:
             self._todo = ()  # the next move has begun
+            if self._hint is not None:
+                self._hint = self._guide = None
         plan = self.tracker.poll(now) if sees else None
         if plan is not None and now >= self._journal_retry_at:
             self._accept(plan, now)
@@ -184,7 +214,8 @@ class Daemon:
         self._stop = True
 
     def close(self) -> None:
-        """Dark LEDs, hardware released, journal closed."""
+        """Dark LEDs, hardware released, the computer's process stopped, journal closed."""
+        self.thinker.close()
         self.hal.close()
         self.journal.close()
         self.notifier.close()
@@ -215,6 +246,8 @@ class Daemon:
                 self._todo = ()  # the person says the flips are done
         elif button == "hint" and awaiting:
             tracker.next_candidate()
+        elif button == "hint":
+            self._toggle_hint()
         elif button == "undo":
             self._undo(now)
         elif button == "new_game":
@@ -350,6 +383,7 @@ class Daemon:
         if not self._journalled(lambda: self.journal.start(state), now, "press new game again once it can be"):
             return
         self.state = state
+        self._decided = None
         self._history_text = []
         self._last_move = frozenset()
         self._todo = ()
@@ -371,7 +405,10 @@ class Daemon:
         return (len(popped), previous) if previous != current else None
 
     def _position_changed(self, now: float, restoring: bool) -> None:
-        expectation = Expectation(self.state, self.wiring, self._takeback(), self.watched)
+        self._generation += 1
+        self._hint = None
+        only = self._decided_step()
+        expectation = Expectation(self.state, self.wiring, self._takeback(), self.watched, only=only)
         self.tracker.expect(expectation, self.scanner.board(), now, restoring=restoring)
         turn = self.state.turn_piece()
         self._turn_colour = self.piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0)
@@ -382,22 +419,140 @@ class Daemon:
         self._turn_movable = expectation.choices.movable & self.watched
         self._turn_locations = self._turn_movable or mine
 
+    # -- moves decided elsewhere ----------------------------------------------------------
+
+    def _decided_step(self) -> list[Move] | None:
+        """The moves the tracker may accept now: the computer's next step (none while it thinks),
+        or every legal move on a person's turn.  Asks the computer when its seat must decide."""
+        state, player = self.state, self.state.current_player
+        self._guide = None
+        computer = player not in (CHANCE, TERMINAL) and self.seats[player].computer
+        decided = self._decided
+        step = decided.step(self._history_text) if computer and decided and decided.player == player else None
+        if step is None:
+            self._decided = None
+            question = self._question("computer", self._turn_start()) if computer else None
+            asked = self.thinker.asked
+            if asked is not None and (question is None or asked.key != question.key):
+                self.thinker.cancel()
+            if question is not None and self.thinker.asked is None:
+                self.thinker.ask(question)
+            return [] if computer else None
+        move = state.parse_move(decided.moves[step])
+        self._guide = Guide.of(state, move)
+        return [move]
+
+    def _question(self, by: str, ply: int) -> Question:
+        """What to ask about the position at ``ply`` (the start of the turn to decide)."""
+        state = self.state
+        later = [state.pop() for _ in range(len(state.history) - ply)]
+        try:
+            position = state.to_json()
+        finally:
+            for move in reversed(later):
+                state.push(move)
+        player = state.current_player
+        level = self.seats[player].level if by == "computer" else DEFAULT_LEVEL
+        key = (by, player, ply, zlib.crc32(json.dumps(position, sort_keys=True).encode()))
+        return Question(key, position, level or DEFAULT_LEVEL, self.seed)
+
+    def _turn_start(self) -> int:
+        """The ply where the current player's turn began: after the last move another player (or the dice) made."""
+        state, player = self.state, self.state.current_player
+        popped: list[Move] = []
+        start = 0
+        while state.history:
+            popped.append(state.pop())
+            if state.current_player != player:
+                start = len(state.history) + 1
+                break
+        for move in reversed(popped):
+            state.push(move)
+        return start
+
+    def _hear_thinker(self, now: float) -> None:
+        """Take the computer's answer, if one has come: a turn to carry out, or a hint to show."""
+        answer = self.thinker.answer()
+        if answer is None:
+            return
+        by, player, ply, _ = answer.key
+        if answer.error:
+            self._think_failed(answer, now)
+            return
+        self._think_failures = 0
+        decided = Decided(by, player, ply, answer.moves)
+        if by == "hint":
+            step = decided.step(self._history_text)
+            if step is not None:
+                self._hint = decided
+                self._guide = Guide.of(self.state, self.state.parse_move(decided.moves[step]))
+            return
+        self._decided = decided
+        self._position_changed(now, restoring=False)
+
+    def _think_failed(self, answer: Answer, now: float) -> None:
+        self._think_failures += 1
+        self._note = f"the computer failed ({answer.error})"
+        if answer.key[0] == "computer" and self._think_failures <= THINK_RETRIES:
+            self._note += "; asking it again"
+            self._position_changed(now, restoring=False)
+        elif answer.key[0] == "computer":
+            self._note += "; press undo, or new game"
+
+    def _toggle_hint(self) -> None:
+        """Show the computer's best move for a person's turn, or hide the hint shown."""
+        if self._hint is not None or (self.thinker.asked and self.thinker.asked.key[0] == "hint"):
+            self._hint = self._guide = None
+            self.thinker.cancel()
+            return
+        player = self.state.current_player
+        if not self.hints:
+            self._note = "hints are off (the hints setting)"
+        elif player in (CHANCE, TERMINAL) or self.seats[player].computer:
+            self._note = "a hint is for a person's turn"
+        elif self.tracker.view.status is not Status.READY:
+            self._note = "a hint is for a board at rest: finish or undo the move under way"
+        else:
+            self.thinker.ask(self._question("hint", len(self.state.history)))
+
+    def _guide_words(self) -> str:
+        """The step to carry out (or the hint), in words: "move the red piece from p12 to p31 over p3 and p7"."""
+        guide = self._guide
+        if guide is None:
+            return ""
+        footprint = self.state.footprint(guide.move)
+        rest = [Todo.of(change) for change in footprint.changes if change.location not in guide.lift | guide.put]
+        words = []
+        if guide.lift:
+            piece = ", ".join(sorted({p for c in footprint.changes if c.location in guide.lift
+                                      for p in stack_pieces(c.before)}))
+            words.append(f"move the {piece} piece from {' and '.join(sorted(guide.lift))} to "
+                         f"{' and '.join(sorted(guide.put))}" + (f" over {', '.join(guide.path)}" if guide.path else ""))
+        else:
+            rest = [Todo.of(change) for change in footprint.changes]
+        if rest:
+            words.append(describe(rest))
+        if not footprint.changes:
+            words.append(f"{guide.move}")
+        return "; then ".join(words)
+
     # -- output ---------------------------------------------------------------------------
 
     def _present(self, now: float) -> None:
         """A new frame when what the LEDs mean changes (or a blink flips); subscribers hear of any change."""
         view = self.tracker.view
-        blinks = view.status is Status.CONFIRM or bool(view.todo) or bool(self._todo)
+        blinks = view.status is Status.CONFIRM or bool(view.todo) or bool(self._todo) or self._guide is not None
         blink_on = int(now * 1000 / self.loop.blink_ms) % 2 == 0 if blinks else True
         fault = next((kind for kind in FAULT_HEADS if kind in self.faults), "")
         fault_on = bool(fault) and int(now / FAULT_FLASH_S) % 2 == 0
-        lights = (view, blink_on, self._last_move, self._dice, self._turn_locations, fault, fault_on, self._todo)
-        position = (len(self.state.history), self._note, self.faults.copy(), self.sensor_health)
+        lights = (view, blink_on, self._last_move, self._dice, self._turn_locations, fault, fault_on, self._todo,
+                  self._guide)
+        position = (len(self.state.history), self._note, self.faults.copy(), self.sensor_health, self.thinker.busy)
         if lights == self._shown_lights and position == self._shown_position:
             return
         if lights != self._shown_lights:
             scene = Scene(view, self._last_move, self._turn_locations, self._turn_colour, self._dice, blink_on,
-                          fault if fault_on else "", self._todo)
+                          fault if fault_on else "", self._todo, self._guide, self._hint is not None)
             self._colours = self.presenter.colours(scene)
             frame, self.current_ma = self.presenter.frame(self._colours)
             self.hal.leds.show(frame)
@@ -434,8 +589,19 @@ class Daemon:
         first = f"{describe(self._todo)} (confirm when done); then " if self._todo else ""
         if state.is_chance_node():
             return f"{first}roll the dice and enter the roll"
-        text = f"{first}{state.game.player_name(state.current_player)} to move"
-        text = f"{text} ({self._dice})" if self._dice else text
+        player = state.current_player
+        text = f"{first}{state.game.player_name(player)}" + (" (computer)" if self.seats[player].computer else "")
+        dice = f" ({self._dice})" if self._dice else ""
+        if self.seats[player].computer and self._decided is None:
+            return f"{text}{dice} is thinking..." if self.thinker.busy else f"{text}{dice} to move"
+        if self._decided is not None:
+            step = self._decided.step(self._history_text) or 0
+            return f"{text}{dice}: {', then '.join(self._decided.moves[step:])}: {self._guide_words()}"
+        text = f"{text} to move{dice}"
+        if self._hint is not None:
+            return f"{text}: {self._hint.text()}: {self._guide_words()}"
+        if self.thinker.busy:
+            text += " (the hint is thinking...)"
         return text + self._choices_text(view)
 
     def _choices_text(self, view: TrackerView) -> str:
@@ -463,6 +629,14 @@ class Daemon:
                 offers.append(f"make {names} by its name" if len(expectation.unseen) == 1
                               else f"make one by its name: {names}")
         return ": " + ", or ".join(offers) if offers else ""
+
+    def _decided_json(self) -> dict[str, Any] | None:
+        decided = self._decided or self._hint
+        if decided is None:
+            return None
+        step = decided.step(self._history_text) or 0
+        return {"by": decided.by, "player": decided.player, "text": decided.text(), "moves": list(decided.moves),
+                "step": step}
 
     def snapshot(self) -> dict[str, Any]:
         """What the board shows and expects, JSON-ready (for the simulator and diagnostics)."""
@@ -499,5 +673,10 @@ class Daemon:
                               | {"undo", "new_game"}),
             "moves": [str(move) for move in expectation.unseen],
             "history": list(self._history_text),
+            "seats": [{"player": player, "name": state.game.player_name(player), "kind": seat.kind,
+                       "level": seat.level} for player, seat in enumerate(self.seats)],
+            "thinking": self.thinker.busy,
+            "decided": self._decided_json(),
+            "carry": self._guide.json(state) if self._guide is not None else None,
             "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
         }

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from firmware_host.decided import Guide
 from firmware_host.todo import Todo
 from firmware_host.tracker import Status, TrackerView
 from hal.base import RGB
@@ -43,6 +44,11 @@ LIGHTS: dict[str, Light] = {
     "todo_remove": Light((255, 110, 0), "take this piece off: the move needs it", True),
     "todo_flip": Light((0, 220, 220), "turn this piece over (or change it as the status says)", True),
     "todo_restack": Light((0, 220, 220), "change the stack here as the status says", True),
+    "carry_from": Light((190, 255, 0), "the computer's move: lift this piece (the status says the move)", True),
+    "carry_to": Light((0, 255, 190), "the computer's move: put the piece here", True),
+    "carry_path": Light((60, 60, 255), "the computer's move: the bridge the piece passes over"),
+    "hint": Light((255, 255, 255), "hint: the best move found: lift the piece lit white and put it on the other"),
+    "hint_path": Light((120, 120, 160), "hint: the bridge the piece passes over"),
     "candidate": Light((255, 200, 0), "moves the sensors cannot tell apart: hint steps through them", True),
     "selected": Light((255, 255, 255), "the move confirm will make", True),
     "fix_from": Light((255, 0, 0), "wrong: take the piece off here"),
@@ -78,6 +84,9 @@ class Scene:
     fault: str = ""
     #: What the last move left to do that the sensors cannot see (a flip under reed switches).
     todo: tuple[Todo, ...] = ()
+    #: A move decided elsewhere to carry out (the computer's), or a hint.
+    guide: Guide | None = None
+    hint: bool = False
 
 
 def hex_colour(text: str) -> RGB:
@@ -132,6 +141,8 @@ class Presenter:
         if view.status is Status.READY:
             lit.update(dict.fromkeys(scene.last_move, PALETTE["last_move"]))
             lit.update(dict.fromkeys(scene.turn_locations, glow))
+        if scene.guide is not None and view.status in (Status.READY, Status.MOVING):
+            lit.update(self._guide(scene.guide, scene.hint, scene.blink_on, view.status is Status.READY))
         lit.update(dict.fromkeys(view.removals, PALETTE["removal"]))
         lit.update(dict.fromkeys(view.destinations, PALETTE["destination"]))
         lit.update(dict.fromkeys(view.lifted, PALETTE["lifted"]))
@@ -154,6 +165,16 @@ class Presenter:
             if fix.target:
                 lit[fix.target] = PALETTE["fix_to"]
         lit.update(self._dice(scene.dice))
+        return lit
+
+    @staticmethod
+    def _guide(guide: Guide, hint: bool, blink_on: bool, waiting: bool) -> dict[str, RGB]:
+        """A move to carry out: its bridge, and while the board waits the piece to lift and where it goes
+        (blinking; a hint steady, in its own colour)."""
+        lit = dict.fromkeys(guide.path, PALETTE["hint_path" if hint else "carry_path"])
+        if waiting and (hint or blink_on):
+            lit.update(dict.fromkeys(guide.lift, PALETTE["hint" if hint else "carry_from"]))
+            lit.update(dict.fromkeys(guide.put, PALETTE["hint" if hint else "carry_to"]))
         return lit
 
     def _dice(self, roll: str) -> dict[str, RGB]:

@@ -31,7 +31,7 @@ a list of ``Todo`` for the LEDs and the status.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -102,7 +102,8 @@ class Expectation:
     """What the sensors should read now, and every way the board may change from here."""
 
     def __init__(self, state: State, wiring: Wiring, takeback: tuple[int, Mapping[str, Content]] | None = None,
-                 locations: frozenset[str] | None = None) -> None:
+                 locations: frozenset[str] | None = None, only: Sequence[Move] | None = None) -> None:
+        """``only``: the moves accepted here (a move decided elsewhere), None for every legal move."""
         self.contents = state.contents()
         watched = locations if locations is not None else frozenset(self.contents)
         self.expected: dict[str, Observation] = {loc: wiring.expected(self.contents.get(loc)) for loc in watched}
@@ -110,7 +111,7 @@ class Expectation:
         self.buttons: dict[str, Move] = {}
         self.unseen: list[Move] = []  # empty footprint, no button: offered by their text
         if not state.is_chance_node() and not state.is_terminal():
-            for move in state.legal_moves:
+            for move in state.legal_moves if only is None else only:
                 footprint = state.footprint(move)
                 if footprint.changes:
                     self.plans.append(self._plan(move, footprint, wiring))

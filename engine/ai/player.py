@@ -78,12 +78,13 @@ class Computer:
 
 def plan_turn(state: State, level_name: str = DEFAULT_LEVEL, seed: int = 0) -> list[Move]:
     """The moves the player to move makes for the rest of the turn: until another player (or the
-    dice) is to move, or the game ends.  The state is left as it was."""
+    dice) is to move, or the game ends; one move in a puzzle, whose one player never hands over.
+    The state is left as it was."""
     computer = Computer(level_name, seed)
     player = state.current_player
     moves: list[Move] = []
     try:
-        while state.current_player == player:
+        while state.current_player == player and not (moves and state.game.num_players == 1):
             move = computer.choose(state)
             moves.append(move)
             state.push(move)

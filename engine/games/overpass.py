@@ -482,6 +482,12 @@ class OverPassState(State):
             return self.game.tables.exits
         return frozenset(move.points)
 
+    def passes_over(self, move: Move) -> tuple[str, ...]:
+        """An Over-Pass's bridge: the pieces on a shortest way from its start to its end."""
+        if isinstance(move, OverPassMove):
+            return self.bridge_walk(move.start, move.end.__eq__).path_to(move.end)
+        return ()
+
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text``; a Slide that an Over-Pass also makes names the Over-Pass."""
         if self._by_text is None:

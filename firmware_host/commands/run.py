@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from importlib.resources import files
@@ -39,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--mock", metavar="GAME", choices=list(GAMES),
                         help="run GAME on the mock board, no hardware or configuration file needed "
                              "(with --web to watch it)")
+    run.add_argument("--seats", nargs="+", metavar="SEAT", default=[],
+                     help="with --mock: who plays each seat in turn order: human, computer or computer:LEVEL "
+                          "(levels easy, normal, hard), e.g. --seats human computer")
     run.add_argument("--check", action="store_true",
                      help="check the configuration and the wiring, open nothing, and exit")
     web = run.add_argument_group("web mirror", "a read-only page showing the board and its LEDs")
@@ -54,7 +58,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_daemon(args: argparse.Namespace) -> int:
-    config = checked_config(mock_config(args.mock) if args.mock else args.config or default_config())
+    if args.seats and not args.mock:
+        raise GameboardError("--seats goes with --mock; on a board, list them in the configuration's [game] section, "
+                             'e.g. seats = ["human", "computer"]')
+    config = checked_config(mock_config(args.mock, args.seats) if args.mock else args.config or default_config())
     wiring = config.load_wiring()
     if args.check:
         print(f"{config.path}: ok: {describe(config, wiring)}")
@@ -75,7 +82,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     return 0
 
 
-def mock_config(game: str) -> Path:
+def mock_config(game: str, seats: list[str] | None = None) -> Path:
     """The mock board's configuration for ``game`` (``firmware_host/mock.toml`` filled in), written to the state folder."""
     path = state_dir() / "mock.toml"
     problem = cannot_write(path)
@@ -83,7 +90,9 @@ def mock_config(game: str) -> Path:
         raise GameboardError(f"--mock: {problem}; set XDG_STATE_HOME to a folder you can write")
     template = Template(files("firmware_host").joinpath("mock.toml").read_text(encoding="utf-8"))
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(template.substitute(game=game, board=game_class(game).board_name), encoding="utf-8")
+    listed = ", ".join(json.dumps(seat) for seat in seats or ())
+    path.write_text(template.substitute(game=game, board=game_class(game).board_name, seats=f"[{listed}]"),
+                    encoding="utf-8")
     return path
 
 

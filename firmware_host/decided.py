@@ -1,0 +1,65 @@
+"""Moves decided elsewhere, which a person carries out on the board: the computer's turn, a hint.
+
+A ``Decided`` turn is kept as notation from the ply where the turn began, so it stays
+valid while its steps are carried out one at a time and after a restart.  A ``Guide``
+is one step as the LEDs show it: the piece to lift, where it goes, the bridge it passes
+over, and what it takes off or turns over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.core import Move, State, stack_pieces
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A turn decided for ``player`` (``by`` the computer, or a hint) from the position at ``ply``."""
+
+    by: str
+    player: int
+    ply: int
+    moves: tuple[str, ...]
+
+    def step(self, history: Sequence[str]) -> int | None:
+        """Which move is to be carried out now; None once the history has left the plan or finished it."""
+        done = list(history[self.ply:])
+        if len(history) < self.ply or len(done) >= len(self.moves) or list(self.moves[:len(done)]) != done:
+            return None
+        return len(done)
+
+    def text(self, step: int = 0) -> str:
+        """"computer: O p12-p31, then T p9=p40" from ``step`` on."""
+        return f"{self.by}: " + ", then ".join(self.moves[step:])
+
+
+@dataclass(frozen=True)
+class Guide:
+    """One move as the LEDs show it, to be carried out."""
+
+    move: Move
+    lift: frozenset[str] = frozenset()
+    put: frozenset[str] = frozenset()
+    path: tuple[str, ...] = ()
+    remove: frozenset[str] = frozenset()
+    flip: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, state: State, move: Move) -> Guide:
+        footprint = state.footprint(move)
+        gained = [c.location for c in footprint.changes if len(stack_pieces(c.after)) > len(stack_pieces(c.before))]
+        lost = [c.location for c in footprint.changes if len(stack_pieces(c.after)) < len(stack_pieces(c.before))]
+        changed = [c.location for c in footprint.changes
+                   if len(stack_pieces(c.after)) == len(stack_pieces(c.before))]
+        moving = bool(gained) and bool(lost)
+        return cls(move, lift=frozenset(lost if moving else ()), put=frozenset(gained),
+                   path=state.passes_over(move), remove=frozenset(() if moving else lost), flip=frozenset(changed))
+
+    def json(self, state: State) -> dict[str, object]:
+        footprint = state.footprint(self.move)
+        return {"move": str(self.move), "lift": sorted(self.lift), "put": sorted(self.put), "path": list(self.path),
+                "remove": sorted(self.remove), "flip": sorted(self.flip),
+                "changes": [{"location": c.location, "before": c.before, "after": c.after}
+                            for c in footprint.changes]}

@@ -1,0 +1,118 @@
+"""The computer thinks in another process, so the scan loop never waits for it.
+
+``Thinker.ask`` hands a position (its JSON), a level and a seed to a worker process;
+``Thinker.answer`` polls for the reply without blocking.  A question about a position
+that is no longer on the board is dropped: asking another while the worker is busy
+stops that worker and starts a fresh one.  A worker that dies is started again at the
+next question, and its death is reported as the answer's error.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+from dataclasses import dataclass
+from typing import Any
+
+#: A spawned worker imports only the engine: nothing of the daemon's threads or hardware.
+CONTEXT = multiprocessing.get_context("spawn")
+
+
+@dataclass(frozen=True)
+class Question:
+    key: Any
+    state: dict[str, Any]
+    level: str
+    seed: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    key: Any
+    moves: tuple[str, ...] = ()
+    error: str = ""
+
+
+def _work(questions: Any, answers: Any) -> None:
+    from engine.ai.player import plan_turn
+    from engine.registry import state_from_json
+    while True:
+        question = questions.get()
+        if question is None:
+            return
+        try:
+            state = state_from_json(question.state)
+            moves = tuple(str(move) for move in plan_turn(state, question.level, question.seed))
+            answers.put(Answer(question.key, moves))
+        except Exception as exc:  # the worker reports, the daemon decides what to show
+            answers.put(Answer(question.key, error=f"{type(exc).__name__}: {exc}"))
+
+
+class Thinker:
+    """One worker process, started at the first question."""
+
+    def __init__(self) -> None:
+        self._process: Any = None
+        self._questions: Any = None
+        self._answers: Any = None
+        self.asked: Question | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.asked is not None
+
+    def ask(self, question: Question) -> None:
+        """Think about ``question``; a question still being thought about is abandoned."""
+        if self.asked is not None or not self._alive():
+            self._restart()
+        self.asked = question
+        self._questions.put(question)
+
+    def answer(self) -> Answer | None:
+        """The reply to the question asked, once it is ready (never blocks)."""
+        if self.asked is None:
+            return None
+        try:
+            reply: Answer = self._answers.get_nowait()
+        except queue.Empty:
+            if self._alive():
+                return None
+            reply = Answer(self.asked.key, error=f"the computer's process stopped (exit code {self._process.exitcode})")
+        if reply.key != self.asked.key:
+            return None  # a reply to an abandoned question
+        self.asked = None
+        return reply
+
+    def cancel(self) -> None:
+        """Forget the question asked; the worker is stopped if it is still thinking."""
+        if self.asked is not None:
+            self.asked = None
+            self._stop()
+
+    def close(self) -> None:
+        self.asked = None
+        self._stop()
+
+    def _alive(self) -> bool:
+        return self._process is not None and self._process.is_alive()
+
+    def _restart(self) -> None:
+        self._stop()
+        self._questions, self._answers = CONTEXT.Queue(), CONTEXT.Queue()
+        self._process = CONTEXT.Process(target=_work, args=(self._questions, self._answers),
+                                        name="gameboard-computer", daemon=True)
+        self._process.start()
+
+    def _stop(self) -> None:
+        if self._process is None:
+            return
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join(timeout=2)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        for channel in (self._questions, self._answers):
+            channel.close()
+            channel.cancel_join_thread()
+        self._process = None

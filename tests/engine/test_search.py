@@ -1,0 +1,157 @@
+"""The computer player: legal moves only, the state left as found, the same move from the same seed,
+wins it should not miss, per-seat values with 3-4 players, and hidden values never read."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import new_game
+from engine.ai.evaluate import evaluate
+from engine.ai.hidden import sample
+from engine.ai.levels import LEVELS, level
+from engine.ai.mcts import Settings, search
+from engine.ai.player import Computer, plan_turn
+from engine.core import CHANCE
+from engine.games.squareoff import SquareOff
+from engine.registry import GAMES
+
+#: Every game (Over-Pass with three players too), with the plies of random play before the computer is asked.
+CASES = [(name, {}) for name in GAMES] + [("overpass", {"players": 3})]
+
+
+def random_position(name: str, options: dict, plies: int, seed: int):
+    """A position after ``plies`` random moves, at a player's decision (dice rolled)."""
+    rng = random.Random(seed)
+    state = new_game(name, **options)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.push(state.random_move(rng))
+    while state.is_chance_node():
+        state.push(state.random_move(rng))
+    return state
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}{o.get('players', '')}" for n, o in CASES])
+def test_the_computer_plays_legal_moves_and_leaves_the_state_as_it_found_it(name, options):
+    for seed, plies in ((1, 3), (2, 25)):
+        state = random_position(name, options, plies, seed)
+        if state.is_terminal():
+            continue
+        position, history = state.position(), list(state.history)
+        plan = plan_turn(state, "easy", seed)
+        assert state.position() == position and state.history == history
+        assert plan, "a player to move always has a move"
+        player = state.current_player
+        for move in plan:
+            assert state.current_player == player and move in state.legal_moves, f"{move} in {name}"
+            state.push(move)
+        assert state.current_player != player or state.is_terminal() or len(plan) == state.game.num_players == 1
+
+
+@pytest.mark.parametrize("name", ["squareoff", "overpass", "pawns-crossing"])
+def test_the_same_seed_gives_the_same_turn(name):
+    state = random_position(name, {}, 12, 4)
+    first = plan_turn(state, "easy", 7)
+    assert plan_turn(state, "easy", 7) == first
+    assert plan_turn(state.clone(), "easy", 7) == first, "the position decides, not the history"
+
+
+def test_the_computer_finds_a_win_in_one_turn():
+    # p1-p5 forms the row p5-p6... and the capture leaves white two pieces: black wins.
+    state = SquareOff().state_from_position({"board": {"p6": "black", "p2": "black", "p1": "black", "p23": "black",
+                                                       "p22": "white", "p24": "white", "p17": "white"},
+                                             "in_hand": {"black": 0, "white": 0}, "to_move": "black"})
+    plan = plan_turn(state, "easy", 0)
+    for move in plan:
+        state.push(move)
+    assert state.is_terminal() and state.outcome().winner == 0, plan
+
+
+def test_chance_nodes_are_sampled_and_values_are_per_seat():
+    state = random_position("overpass", {"players": 3}, 40, 5)
+    root = search(state, Settings(60, playout_plies=24), random.Random(0))
+    assert root.visits == 60 and sum(child.visits for child in root.children) == 60
+    mover = state.current_player
+    assert all(child.mover == mover for child in root.children)
+    # Below the end of the turn the dice are rolled: the tree's chance nodes hold sampled rolls.
+    chance = [node for child in root.children for node in (child.outcomes or {}).values()]
+    assert all(node.mover == CHANCE for node in chance)
+
+
+def test_evaluations_lie_in_range_for_every_player():
+    for name, options in CASES:
+        state = random_position(name, options, 60, 3)
+        values = evaluate(state)
+        assert len(values) == state.game.num_players and all(-1 <= v <= 1 for v in values), name
+
+
+def test_levels_are_named_and_a_wrong_name_says_which_there_are():
+    assert list(LEVELS) == ["easy", "normal", "hard"]
+    assert LEVELS["easy"].simulations < LEVELS["normal"].simulations < LEVELS["hard"].simulations
+    with pytest.raises(ValueError, match="levels: easy, normal, hard"):
+        level("expert")
+
+
+def test_the_computer_refuses_to_choose_at_a_dice_roll():
+    state = new_game("overpass", players=2)
+    state.push(next(iter(state.legal_moves)))  # enter: the dice are next
+    assert state.is_chance_node()
+    with pytest.raises(ValueError, match="dice"):
+        Computer().choose(state)
+
+
+# -- Pawns Crossing: the values under other players' tokens are hidden ----------------------------
+
+def pawns_position():
+    return random_position("pawns-crossing", {}, 30, 6)
+
+
+def test_sampled_positions_keep_what_the_seat_sees_and_deal_the_rest():
+    state = pawns_position()
+    player = state.current_player
+    for seed in range(5):
+        sampled = sample(state, player, random.Random(seed))
+        assert sampled.position_seen_by(player) == state.position_seen_by(player)
+        assert sampled.contents() == state.contents()
+        assert sorted(map(str, sampled.legal_moves)) == sorted(map(str, state.legal_moves))
+
+
+def test_the_computer_cannot_read_values_its_seat_does_not_see():
+    state = pawns_position()
+    player = state.current_player
+    unseen = [t for t, entry in state.position_seen_by(player)["tokens"].items() if entry["value"] is None]
+    assert unseen, "the position has tokens whose values the seat cannot see"
+    expected = Computer("easy", 3).choose(state)
+    # Deal the unseen values differently: the seat cannot tell, so the computer must not either.
+    values = [state.values[t] for t in unseen]
+    for shift in range(1, len(values)):
+        for token, value in zip(unseen, values[shift:] + values[:shift]):
+            state.values[token] = value
+        assert Computer("easy", 3).choose(state) == expected
+
+
+def test_the_computer_never_touches_the_hidden_values():
+    class Sealed(dict):
+        """The real values, which raise if anything reads one the seat may not see."""
+
+        def __init__(self, values, hidden):
+            super().__init__(values)
+            self.hidden = hidden
+
+        def __getitem__(self, token):
+            if token in self.hidden:
+                raise AssertionError(f"the computer read the hidden value of {token}")
+            return super().__getitem__(token)
+
+        def items(self):
+            return ((t, None if t in self.hidden else v) for t, v in super().items())
+
+    state = pawns_position()
+    player = state.current_player
+    hidden = {t for t, entry in state.position_seen_by(player)["tokens"].items() if entry["value"] is None}
+    expected = Computer("easy", 1).choose(state)
+    state.values = Sealed(state.values, hidden)
+    assert Computer("easy", 1).choose(state) == expected
