@@ -457,8 +457,11 @@ class Daemon:
         return Question(key, position, level or DEFAULT_LEVEL, self.seed)
 
     def _turn_start(self) -> int:
-        """The ply where the current player's turn began: after the last move another player (or the dice) made."""
+        """The ply where the current player's turn began: after the last move another player (or the dice)
+        made; in a puzzle, whose one player never hands over, every move is a turn."""
         state, player = self.state, self.state.current_player
+        if state.game.num_players == 1:
+            return len(state.history)
         popped: list[Move] = []
         start = 0
         while state.history:
@@ -486,6 +489,9 @@ class Daemon:
             if step is not None:
                 self._hint = decided
                 self._guide = Guide.of(self.state, self.state.parse_move(decided.moves[step]))
+            return
+        if decided.step(self._history_text) is None:  # the turn's start was left for a plan that does not lead here
+            self.thinker.ask(self._question("computer", len(self._history_text)))
             return
         self._decided = decided
         self._position_changed(now, restoring=False)

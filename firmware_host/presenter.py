@@ -1,8 +1,9 @@
 """The LED presenter: what the tracker and the game say, as one colour per LED within a current budget.
 
 Each location gets at most one colour, chosen by priority (a fix or a dead end beats a
-candidate beats what is left to do beats a lifted piece beats a destination beats the
-whose-turn glow beats the last move: the piece just moved glows if it can move again).  A
+candidate beats what is left to do beats a move decided elsewhere (the computer's, a hint)
+beats a lifted piece beats a destination beats the whose-turn glow beats the last move: the
+piece just moved glows if it can move again).  A
 fault flashes every LED in its colour, alternating with that picture: a board that
 cannot see (amber), a journal that cannot be written (red).  The frame is then dimmed by
 the brightness setting and, if the strips would still draw more than the budget (a
@@ -141,11 +142,11 @@ class Presenter:
         if view.status is Status.READY:
             lit.update(dict.fromkeys(scene.last_move, PALETTE["last_move"]))
             lit.update(dict.fromkeys(scene.turn_locations, glow))
-        if scene.guide is not None and view.status in (Status.READY, Status.MOVING):
-            lit.update(self._guide(scene.guide, scene.hint, scene.blink_on, view.status is Status.READY))
         lit.update(dict.fromkeys(view.removals, PALETTE["removal"]))
         lit.update(dict.fromkeys(view.destinations, PALETTE["destination"]))
         lit.update(dict.fromkeys(view.lifted, PALETTE["lifted"]))
+        if scene.guide is not None and view.status in (Status.READY, Status.MOVING):
+            lit.update(self._guide(scene.guide, scene.hint, scene.blink_on, view.status is Status.READY))
         if view.status is Status.SETTLING:
             lit.update(dict.fromkeys((loc for loc, _ in view.candidates[0].reading), PALETTE["destination"]))
         if view.status is Status.CONFIRM and scene.blink_on:

@@ -18,7 +18,7 @@ LOOP = LoopConfig(scan_hz=100, debounce_ms=8, settle_ms=400, out_of_sync_ms=1500
 
 
 def open_board(game: Game | State, journal: Path, *, noise: Noise | None = None, seed: int = 0, contents=None,
-               sensing: str = "presence", classes: dict[str, str] | None = None):
+               sensing: str = "presence", classes: dict[str, str] | None = None, seats=(), hints: bool = True):
     """A mock board set up with the game's first position (a state's, or ``contents``) and a daemon on it."""
     position = game if isinstance(game, State) else None
     game = position.game if position else game
@@ -31,7 +31,7 @@ def open_board(game: Game | State, journal: Path, *, noise: Noise | None = None,
     mock.set_contents({loc: piece for loc, piece in start.items() if piece})
     hal = Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice())
     daemon = Daemon(position or game, hal, wiring, Journal(journal), clock, loop=LOOP,
-                    leds=LedSettings(brightness=1.0, current_budget_ma=100_000))
+                    leds=LedSettings(brightness=1.0, current_budget_ma=100_000), seats=seats, hints=hints)
     return daemon, mock, clock
 
 

@@ -1,0 +1,173 @@
+"""Computer seats through the daemon on the mock board: the computer's turn decided in its worker
+process, carried out by a person's hands as the LEDs show it, and only that move accepted."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.registry import game_class
+from firmware_host.presenter import PALETTE
+from firmware_host.seats import Seat, parse_seat, parse_seats
+from firmware_host.tracker import Status
+from hal.mock import Noise
+
+COMPUTER = Seat("computer", "easy")
+HUMAN = Seat()
+#: Wall-clock seconds the worker may take before a test gives up: a guard against a hang, not a speed check.
+PATIENCE = 60.0
+#: A bouncing, bumping board: the tracker must still follow the hands.
+NOISE = Noise(bounce_time=0.004, bounce_probability=0.3, bump_probability=0.05, bump_time=0.1)
+
+
+def await_computer(daemon, person) -> int:
+    """Step the loop until the computer's step is shown or made; returns the loop steps taken meanwhile."""
+    steps, plies, deadline = 0, len(daemon.state.history), time.monotonic() + PATIENCE
+    while daemon.snapshot()["carry"] is None and len(daemon.state.history) == plies:
+        assert time.monotonic() < deadline, f"the computer gave no move: {daemon.status_text()}"
+        person.run(0.01)
+        steps += 1
+        time.sleep(0.002)
+    return steps
+
+
+def play(daemon, mock, person, pick, plies: int, seed: int = 0) -> int:
+    """Up to ``plies`` moves: the people's at random, the computer's carried out from what it shows.
+    Returns how many the computer made; after each, the board must be the game's."""
+    rng = random.Random(seed)
+    made = 0
+    for _ in range(plies):
+        state = daemon.state
+        if state.is_terminal():
+            break
+        player = state.current_player
+        if player >= 0 and daemon.seats[player].computer:
+            plies_before = len(state.history)
+            await_computer(daemon, person)
+            carry = daemon.snapshot()["carry"]
+            if carry is not None:  # a move with nothing to carry out (Over-Pass's end) is made by itself
+                decided = daemon.snapshot()["decided"]
+                assert decided["by"] == "computer" and carry["move"] == decided["moves"][decided["step"]]
+                person.play(state, state.parse_move(carry["move"]))
+            assert len(daemon.state.history) == plies_before + 1
+            made += 1
+        else:
+            person.play(state, pick(state, rng))
+        board = {loc: piece for loc, piece in daemon.state.contents().items() if piece}
+        assert mock.contents == board, daemon.status_text()
+    return made
+
+
+GAMES = [("squareoff", {}, 30), ("hexover", {}, 24), ("mono-line", {}, 24), ("overpass", {"players": 2}, 30),
+         ("groups-of-three", {}, 30), ("pawns-crossing", {}, 16), ("full-house", {}, 3), ("crooked-jumps", {}, 3),
+         ("overpass-spiral", {}, 3)]
+
+
+@pytest.mark.parametrize(("name", "options", "plies"), GAMES, ids=[g[0] for g in GAMES])
+def test_a_game_against_the_computer_on_a_noisy_board(tables, hands, tmp_path, name, options, plies):
+    players = game_class(name)(**options).num_players
+    seats = (COMPUTER,) if players == 1 else (HUMAN, COMPUTER) + (HUMAN,) * (players - 2)
+    daemon, mock, clock = tables.open_board(game_class(name)(**options), tmp_path / "j.sqlite3", noise=NOISE,
+                                            seats=seats)
+    try:
+        assert play(daemon, mock, hands.Hands(daemon, mock, clock), hands.pick, plies) >= 1
+    finally:
+        daemon.close()
+
+
+def squareoff_against_the_computer(tables, hands, tmp_path, **options):
+    """Square Off, black a person, white the computer; black has placed on p1 and the computer has decided."""
+    daemon, mock, clock = tables.open_board(game_class("squareoff")(), tmp_path / "j.sqlite3",
+                                            seats=(HUMAN, COMPUTER), **options)
+    person = hands.Hands(daemon, mock, clock)
+    person.play(daemon.state, daemon.state.parse_move("p1"))
+    steps = await_computer(daemon, person)
+    return daemon, mock, person, steps
+
+
+def test_the_scan_loop_keeps_running_while_the_computer_thinks(tables, hands, tmp_path):
+    daemon, _, _, steps = squareoff_against_the_computer(tables, hands, tmp_path)
+    try:
+        # Every step returned while the worker searched: none of them waited for it.
+        assert steps >= 2 and not daemon.thinker.busy
+    finally:
+        daemon.close()
+
+
+def test_the_computers_move_is_shown_and_only_it_is_accepted(tables, hands, tmp_path):
+    daemon, mock, person, _ = squareoff_against_the_computer(tables, hands, tmp_path)
+    try:
+        snapshot = daemon.snapshot()
+        target = snapshot["carry"]["put"][0]
+        assert snapshot["carry"]["move"] == target and snapshot["decided"]["text"] == f"computer: {target}"
+        assert f"white (computer): {target}: put a white on {target}" in daemon.status_text()
+        assert daemon._colours[target] in (PALETTE["carry_to"], PALETTE["destination"])
+        other = next(p for p, content in daemon.state.contents().items() if content is None and p != target)
+        assert daemon.state.parse_move(other) in daemon.state.legal_moves  # legal, but not the computer's
+        mock.place(other, "white")
+        person.run(3.0)
+        assert len(daemon.state.history) == 1 and daemon.tracker.view.status is Status.OUT_OF_SYNC
+        assert any(fix.source == other for fix in daemon.tracker.view.fixes)
+        mock.lift(other)
+        person.play(daemon.state, daemon.state.parse_move(target))  # checks that it is accepted
+    finally:
+        daemon.close()
+
+
+def test_a_restart_in_the_computers_turn_shows_the_same_move(tables, hands, tmp_path):
+    daemon, mock, person, _ = squareoff_against_the_computer(tables, hands, tmp_path)
+    shown = daemon.snapshot()["carry"]["move"]
+    daemon.close()
+    again, _, clock = tables.open_board(game_class("squareoff")(), tmp_path / "j.sqlite3", seats=(HUMAN, COMPUTER),
+                                        contents=mock.contents)
+    try:
+        assert len(again.state.history) == 1, "the journal's game resumed"
+        await_computer(again, hands.Hands(again, mock, clock))
+        assert again.snapshot()["carry"]["move"] == shown
+    finally:
+        again.close()
+
+
+def test_the_hint_shows_the_computers_best_move_for_a_person_and_goes_when_a_move_begins(tables, hands, tmp_path):
+    daemon, mock, clock = tables.open_board(game_class("squareoff")(), tmp_path / "j.sqlite3")
+    person = hands.Hands(daemon, mock, clock)
+    try:
+        mock.buttons.press("hint")
+        person.run(0.01)
+        assert daemon.snapshot()["thinking"] and "the hint is thinking" in daemon.status_text()
+        await_computer(daemon, person)
+        snapshot = daemon.snapshot()
+        assert snapshot["decided"]["by"] == "hint"
+        target = snapshot["carry"]["put"][0]
+        assert daemon._colours[target] == PALETTE["hint"]
+        mock.place(target, "black")  # the person follows it: a move begins, the hint goes
+        person.run(0.1)
+        assert daemon.snapshot()["carry"] is None
+        person.settle()
+        assert str(daemon.state.history[-1]) == target
+    finally:
+        daemon.close()
+
+
+def test_hints_can_be_turned_off(tables, hands, tmp_path):
+    daemon, mock, clock = tables.open_board(game_class("squareoff")(), tmp_path / "j.sqlite3", hints=False)
+    try:
+        mock.buttons.press("hint")
+        hands.Hands(daemon, mock, clock).run(0.05)
+        assert not daemon.thinker.busy and daemon.snapshot()["note"] == "hints are off (the hints setting)"
+    finally:
+        daemon.close()
+
+
+def test_seats_are_read_from_their_words_with_clear_errors():
+    assert parse_seat("human") == HUMAN and parse_seat("computer") == Seat("computer", "normal")
+    assert parse_seat("computer:hard") == Seat("computer", "hard")
+    with pytest.raises(ValueError, match="no computer level 'expert'; levels: easy, normal, hard"):
+        parse_seat("computer:expert")
+    with pytest.raises(ValueError, match="write human, computer or computer:LEVEL"):
+        parse_seat("robot")
+    with pytest.raises(ValueError, match="3 seats for a game of 2 players"):
+        parse_seats(["human", "computer", "human"], 2)
+    assert parse_seats([], 3) == (HUMAN,) * 3
