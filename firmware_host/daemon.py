@@ -421,6 +421,11 @@ class Daemon:
 
     # -- moves decided elsewhere ----------------------------------------------------------
 
+    @property
+    def carry(self) -> Guide | None:
+        """The computer's step a person is to carry out now, if any (not a hint)."""
+        return self._guide if self._decided is not None else None
+
     def _decided_step(self) -> list[Move] | None:
         """The moves the tracker may accept now: the computer's next step (none while it thinks),
         or every legal move on a person's turn.  Asks the computer when its seat must decide."""

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.ai.levels import LEVELS
 from engine.core import STACK, Game, stack_pieces
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
@@ -26,6 +27,8 @@ from firmware_host.commands.games import describe
 from firmware_host.config import Hal, LoopConfig
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
+from firmware_host.seats import parse_seats
+from firmware_host.tracker import Status
 from firmware_host.web.view import snapshot_view
 from hal.base import BUTTONS
 from hal.dice import EnteredDice, RandomDice
@@ -39,6 +42,10 @@ STACKING_KIND = "tile"
 
 #: How often the simulator steps the daemon (the Pi's default scan rate).
 STEP_HZ = 200
+#: The auto hands' pause between two actions when they carry out the computer's move (seconds).
+AUTO_PAUSE_S = 0.25
+#: What the new-game form offers for each seat.
+SEAT_CHOICES = ["human"] + [f"computer:{name}" for name in LEVELS]
 
 
 class SimError(GameboardError, ValueError):
@@ -51,7 +58,8 @@ class SimError(GameboardError, ValueError):
 ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "click": {"loc": (str,)}, "flip": {"loc": (str,)}, "take": {"piece": (str,)}, "drop": {}, "lift_rest": {},
     "button": {"name": (str,)}, "dice": {"text": (str,)}, "noise": {"on": (bool,)},
-    "new_game": {"game": (str,), "options": (dict, type(None))}, "play": {"text": (str,)},
+    "new_game": {"game": (str,), "options": (dict, type(None)), "seats": (list, type(None))},
+    "play": {"text": (str,)}, "auto": {"on": (bool,)},
 }
 KIND_NAMES = {str: "a string", bool: "true or false", dict: "an object"}
 
@@ -102,32 +110,45 @@ class SimSession:
 
     def __init__(self, game: str, options: dict[str, Any] | None = None, *, journal: Path,
                  noise: bool = False, entered_dice: bool = False, seed: int | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, seats: list[str] | None = None,
+                 auto: bool = False) -> None:
         self.journal_path = journal
         self.entered_dice = entered_dice
         self.seed = seed
         self.clock = clock
         self.noise = noise
+        #: Whether the simulated hands carry out the computer's moves themselves.
+        self.auto = auto
+        #: The auto hands' actions still to do: (when, what).
+        self._auto_queue: list[tuple[float, Callable[[], None]]] = []
+        self._auto_move = ""
         self._event = asyncio.Event()
         self.daemon: Daemon | None = None
-        self.start(game, options or {})
+        self.start(game, options or {}, seats)
 
     # -- set-up -------------------------------------------------------------------------
 
-    def start(self, name: str, options: dict[str, Any]) -> None:
-        """Start (or resume from the journal) a game on a fresh mock board."""
+    def start(self, name: str, options: dict[str, Any], seats: list[str] | None = None) -> None:
+        """Start (or resume from the journal) a game on a fresh mock board; ``seats`` as the configuration
+        writes them (none: every seat human)."""
         game: Game = game_class(name)(**options)
+        try:
+            chosen = parse_seats([str(seat) for seat in seats or ()], game.num_players)
+        except ValueError as exc:
+            raise SimError(f"seats: {exc}") from None
         if self.daemon is not None:
-            self.daemon.journal.close()
+            self.daemon.close()
         self.wiring = straight_wiring(game.board)
         self.mock = MockBoard(self.wiring, clock=self.clock, seed=self.seed or 0,
                               noise=Noise.realistic() if self.noise else None)
         self.dice = EnteredDice() if self.entered_dice else RandomDice(self.seed)
         hal = Hal(self.mock.sensors, self.mock.leds, self.mock.buttons, self.dice)
         # The board starts as the game expects: the person has set it up.
-        daemon = Daemon(game, hal, self.wiring, Journal(self.journal_path), self.clock, loop=LoopConfig())
+        daemon = Daemon(game, hal, self.wiring, Journal(self.journal_path), self.clock, loop=LoopConfig(),
+                        seats=chosen)
         self.mock.set_contents(daemon.state.contents())
         self.hand: list[Held] = []
+        self._auto_queue, self._auto_move = [], ""
         self.daemon = daemon
         daemon.subscribe(lambda snapshot: self._changed())
         self._changed()
@@ -136,6 +157,45 @@ class SimSession:
 
     def step(self) -> None:
         self.daemon.step()
+        self._carry_out()
+
+    def close(self) -> None:
+        """The daemon closed: its computer's process stopped, its journal closed."""
+        self.daemon.close()
+
+    def _carry_out(self) -> None:
+        """The auto hands: the computer's step done as a hand would, a piece at a time (lifts first),
+        then confirm if the sensors cannot tell it from another move.  A step begun is finished even if
+        the switch goes off meanwhile."""
+        daemon = self.daemon
+        now = self.clock()
+        while self._auto_queue and self._auto_queue[0][0] <= now:
+            self._auto_queue.pop(0)[1]()
+        guide = daemon.carry
+        if not self.auto or guide is None or self.hand:
+            return
+        key = f"{len(daemon.state.history)}:{guide.move}"
+        view = daemon.tracker.view
+        if view.status is Status.CONFIRM and not self._auto_queue:
+            chosen = str(view.candidates[view.selected].move)
+            self.mock.buttons.press("confirm" if chosen == str(guide.move) else "hint")
+            return
+        if key == self._auto_move or not daemon.state.footprint(guide.move).changes:
+            return
+        self._auto_move = key
+        changes = daemon.state.footprint(guide.move).changes
+        order = sorted(changes, key=lambda change: len(stack_pieces(change.after)) >= len(stack_pieces(change.before)))
+        when = now
+        for change in order:
+            when += AUTO_PAUSE_S
+            self._auto_queue.append((when, lambda change=change: self._set(change.location, change.after)))
+
+    def _set(self, location: str, content: str | None) -> None:
+        """A hand makes ``location`` hold ``content``: what is there lifted, then what belongs put down."""
+        if self.mock.contents.get(location) is not None:
+            self.mock.lift(location)
+        if content is not None:
+            self.mock.place(location, content)
 
     async def run(self) -> None:
         """Step the daemon at the scan rate until cancelled."""
@@ -267,7 +327,10 @@ class SimSession:
         self.mock.noise = Noise.realistic() if self.noise else Noise()
 
     def _new_game(self, action: dict[str, Any]) -> None:
-        self.start(action["game"], action.get("options") or {})
+        self.start(action["game"], action.get("options") or {}, action.get("seats"))
+
+    def _auto(self, action: dict[str, Any]) -> None:
+        self.auto = action["on"]
 
     # -- what the page shows ------------------------------------------------------------
 
@@ -292,8 +355,8 @@ class SimSession:
         return {
             "title": f"{game.title}",
             "game": game.name,
-            "games": [{"name": name, "title": about["title"], "options": about["options"]}
-                      for name, about in describe().items()],
+            "games": [{"name": name, "title": about["title"], "options": about["options"],
+                       "players": game_class(name)().num_players} for name, about in describe().items()],
             "options": game.options,
             "svg": svg(game.board, overlay, width=760),
             "turn": turn,
@@ -312,6 +375,11 @@ class SimSession:
             "tray": list(game.pieces),
             "piece_colours": game.pieces,
             "noise": self.noise,
+            "auto": self.auto,
+            "seats": [str(seat) for seat in daemon.seats],
+            "seat_choices": SEAT_CHOICES,
+            "thinking": snapshot["thinking"],
+            "decided": snapshot["decided"],
             "daemon": {key: snapshot[key] for key in ("status", "expected", "observed", "leds", "lifted",
                                                        "destinations", "candidates", "current_ma", "outcome")},
         }

@@ -33,6 +33,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                      help="another name the page may be opened by, such as the Pi's name on your network "
                           "(repeat for more)")
+    sim.add_argument("--seats", nargs="+", metavar="SEAT", default=[],
+                     help="who plays each seat in turn order: human, computer or computer:LEVEL (easy, normal, "
+                          "hard), e.g. --seats human computer (default: every seat human; the page's form too)")
+    sim.add_argument("--auto", action="store_true",
+                     help="the simulated hands carry out the computer's moves (a switch on the page too)")
     sim.add_argument("--noise", action="store_true", help="realistic sensor noise: bounce, slides, bumps")
     sim.add_argument("--entered-dice", action="store_true", help="enter the dice on the page instead of rolling")
     sim.add_argument("--seed", type=int, help="seed for the dice and the noise")
@@ -58,7 +63,7 @@ def run_sim(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         session = SimSession(args.game, options, journal=journal, noise=args.noise,
-                             entered_dice=args.entered_dice, seed=args.seed)
+                             entered_dice=args.entered_dice, seed=args.seed, seats=args.seats, auto=args.auto)
         listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
         await listener.serve(session, read_only=False, alongside=session.run())
 

@@ -24,6 +24,7 @@ PLAUSIBLE = {
     "text": st.sampled_from(["", "end", "roll 3+4", "p1", "enter", "claim"]),
     "on": st.booleans(),
     "game": st.sampled_from(list(GAMES)),
+    "seats": st.lists(st.sampled_from(["human", "computer:easy", "computer:expert", "robot", 3]), max_size=4),
     "options": st.dictionaries(st.sampled_from(["players", "variant", "seed", "layout", "pieces", "goal", "mode"]),
                                json_values | st.sampled_from([2, 3, "classic", "standard"]), max_size=2),
 }

@@ -107,11 +107,13 @@ function render(view) {
   if (changed("games", view.games)) {
     $("game-name").replaceChildren(...view.games.map((g) => new Option(g.title, g.name)));
   }
-  if (changed("game", [view.game, view.options])) {  // a game started: the form shows its options
+  if (changed("game", [view.game, view.options, view.seats])) {  // a game started: the form shows its options
     $("game-name").value = view.game;
     renderFields(view.game, view.options);
+    renderSeats(view.game, view.seats);
   }
   $("noise").checked = view.noise;
+  $("auto").checked = view.auto;
   $("log").replaceChildren(...view.log.map((text, index) => element("li", {},
     element("span", { className: "ply", textContent: `${index + 1}.` }), text)));
   $("log").scrollTop = $("log").scrollHeight;
@@ -169,6 +171,24 @@ function renderFields(name, values) {
   }));
 }
 
+/** One list per seat, human or the computer at a level; as many as the game (or its players option) has. */
+function renderSeats(name, chosen) {
+  const game = current.games.find((g) => g.name === name);
+  const players = $("game-fields").querySelector('[name="players"]');
+  const count = players ? Number(fieldValues(name).players) : game.players;
+  $("seat-fields").replaceChildren(...Array.from({ length: count }, (_, index) => {
+    const input = element("select", {}, ...current.seat_choices.map((choice) => new Option(choice, choice)));
+    input.name = `seat-${index}`;
+    input.value = chosen[index] || "human";
+    return element("label", { className: "option" },
+      element("span", { className: "option-name", textContent: `seat ${index + 1}` }), input);
+  }));
+}
+
+function seatValues() {
+  return [...$("seat-fields").querySelectorAll("select")].map((input) => input.value);
+}
+
 /** The fields' values as the game takes them (the server checks each one). */
 function fieldValues(name) {
   const game = current.games.find((g) => g.name === name);
@@ -195,6 +215,8 @@ $("flip-mode").onclick = () => {
 $("drop").onclick = () => send({ type: "drop" });
 $("lift-rest").onclick = () => send({ type: "lift_rest" });
 $("noise").onchange = (event) => send({ type: "noise", on: event.target.checked });
+$("auto").onchange = (event) => send({ type: "auto", on: event.target.checked });
+$("game-fields").onchange = () => renderSeats($("game-name").value, seatValues());
 $("dice-entry").onsubmit = (event) => {
   event.preventDefault();
   send({ type: "dice", text: $("dice-text").value });
@@ -202,11 +224,12 @@ $("dice-entry").onsubmit = (event) => {
 $("game-name").onchange = () => {
   const name = $("game-name").value;
   renderFields(name, name === current.game ? current.options : {});
+  renderSeats(name, seatValues());
 };
 $("new-game").onsubmit = (event) => {
   event.preventDefault();
   const name = $("game-name").value;
-  send({ type: "new_game", game: name, options: fieldValues(name) });
+  send({ type: "new_game", game: name, options: fieldValues(name), seats: seatValues() });
 };
 
 connect();
