@@ -400,3 +400,26 @@ def test_the_legend_the_faults_banner_the_hint_button_and_long_move_lists(served
     assert number.inner_text() == "120."
     assert number.bounding_box()["x"] >= page.locator("#log").bounding_box()["x"]
     assert number.evaluate("el => el.scrollWidth <= el.clientWidth")
+
+
+def test_a_game_against_the_computer_from_the_form_its_move_shown_and_carried_out_by_auto(served, page):
+    sim = served("squareoff")
+    page.goto(sim.url)
+    page.wait_for_selector("#seat-fields select")
+    assert page.locator("#seat-fields select").count() == 2
+    page.select_option("#game-name", "overpass")
+    assert page.locator("#seat-fields select").count() == 4, "as many seats as Over-Pass's players option"
+    page.select_option('[name="players"]', label="2")
+    assert page.locator("#seat-fields select").count() == 2
+    page.select_option("#game-name", "squareoff")
+    page.select_option('[name="seat-0"]', "computer:easy")
+    page.click('#new-game button[type="submit"]')
+    shown = wait_for(sim, lambda s: s["carry"] is not None)
+    assert sim.call(lambda: [str(seat) for seat in sim.session.daemon.seats]) == ["computer:easy", "human"]
+    target = shown["carry"]["put"][0]
+    page.wait_for_function("document.querySelector('#status').textContent.includes('(computer)')")
+    assert f"black (computer): {target}" in text(page, "#status")
+    page.wait_for_function(f"""document.querySelector('#board g[data-loc="{target}"] circle.led') !== null""")
+    page.check("#auto")
+    wait_for_history(sim, 1)
+    assert sim.call(lambda: dict(sim.session.mock.contents)) == {target: "black"}

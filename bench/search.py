@@ -1,0 +1,62 @@
+"""The computer's speed: search simulations per second for every game, and seconds per decision per level.
+
+For each game, the default level's search (its playout cut-off and evaluation) from the
+start and from a position 12 random plies in; then, for a few games, the seconds one
+decision takes at each level.  Run from the repository: ``.venv/bin/python bench/search.py``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from engine.ai.levels import LEVELS
+from engine.ai.mcts import Settings, search
+from engine.ai.player import Computer
+from engine.registry import GAMES, new_game
+
+SIMULATIONS = 200
+
+
+def position(name: str, plies: int, seed: int = 1):
+    rng = random.Random(seed)
+    state = new_game(name, **({"players": 2} if name == "overpass" else {}))
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state.push(state.random_move(rng))
+    while state.is_chance_node():
+        state.push(state.random_move(rng))
+    return state
+
+
+def simulations_per_second(state) -> float:
+    settings = Computer().settings(state)
+    start = time.perf_counter()
+    search(state, Settings(SIMULATIONS, playout_plies=settings.playout_plies), random.Random(0))
+    return SIMULATIONS / (time.perf_counter() - start)
+
+
+def main() -> None:
+    print(f"simulations per second ({SIMULATIONS} simulations, the default level's playouts; Over-Pass with 2 players)")
+    for name in GAMES:
+        rates = []
+        for plies in (0, 12):
+            state = position(name, plies)
+            rates.append(f"{simulations_per_second(state):>8,.0f}" if not state.is_terminal() else "    over")
+        print(f"  {name:<18} start {rates[0]}   12 plies in {rates[1]}")
+    games = sys.argv[1:] or ["squareoff", "hexover", "overpass", "pawns-crossing"]
+    print("seconds per decision, 12 plies in (a Raspberry Pi 4 takes about 4 times as long)")
+    for name in games:
+        state = position(name, 12)
+        times = []
+        for level in LEVELS:
+            start = time.perf_counter()
+            Computer(level, 0).choose(state)
+            times.append(f"{level} {time.perf_counter() - start:6.2f}")
+        print(f"  {name:<18} " + "   ".join(times))
+
+
+if __name__ == "__main__":
+    main()

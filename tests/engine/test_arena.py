@@ -1,0 +1,66 @@
+"""The arena: Wilson's interval, seats rotated, a match reproduced from its seed, the ply cap, the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.ai.arena import play_match, wilson
+from engine.ai.baselines import GreedyPlayer, RandomPlayer
+from engine.core import State
+from firmware_host.cli import main
+
+
+def test_wilsons_interval_matches_known_values():
+    low, high = wilson(8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-4) and high == pytest.approx(0.9433, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+class Seated:
+    """A random player that notes the seat it was asked to move for."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.name = name
+        self.inner = RandomPlayer(seed)
+        self.seats: set[int] = set()
+
+    def choose(self, state: State):
+        self.seats.add(state.current_player)
+        return self.inner.choose(state)
+
+
+def test_every_player_sits_every_seat_and_every_game_is_counted_once_per_player():
+    players = [Seated(f"p{i}", i) for i in range(3)]
+    match = play_match("overpass", {"players": 3}, players, 3, seed=1, max_plies=200)
+    assert all(player.seats == {0, 1, 2} for player in players)
+    assert [record.games for record in match.records] == [3, 3, 3]
+    assert match.fair_share == pytest.approx(1 / 3)
+
+
+def test_a_match_is_reproduced_from_its_seed_and_the_ply_cap_counts_a_draw():
+    def run(seed):
+        match = play_match("squareoff", {}, [RandomPlayer(1), GreedyPlayer(2)], 4, seed=seed, max_plies=30)
+        return [(r.wins, r.draws, r.losses, r.stopped) for r in match.records], match.plies
+    assert run(5) == run(5)
+    results, plies = run(5)
+    assert max(plies) <= 30 and results[0][3] == sum(1 for n in plies if n == 30) > 0
+
+
+def test_the_command_prints_the_table_and_json_and_says_what_is_wrong(capsys):
+    assert main(["arena", "hexover", "--players", "greedy", "random", "--games", "4"]) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("hexover: 4 games") and "95% interval" in out.out and "greedy" in out.out
+    assert "4/4 games" in out.err, "the progress"
+    assert main(["arena", "mono-line", "--players", "random", "random", "--games", "2", "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert results["games"] == 2 and sum(p["wins"] + p["draws"] + p["losses"] for p in results["players"]) == 4
+    for argv, message in ((["full-house", "--players", "random"], "a puzzle for one player"),
+                          (["squareoff", "--players", "random", "robot"], "no player 'robot'"),
+                          (["squareoff", "--players", "random"], "give 2 players, not 1"),
+                          (["squareoff", "--players", "random", "random", "--option", "variant=chess"], "variant"),
+                          (["squareoff", "--players", "random", "random", "--option", "oops"], "KEY=VALUE")):
+        assert main(["arena", *argv]) != 0
+        assert message in capsys.readouterr().err
