@@ -3,7 +3,8 @@
 A move is one push of ``state.random_move(rng)``, as a search's playout makes it: a step
 of a turn, a dice roll, a button move (``end``) all count; python-chess's is one random
 legal move (``random.choice(list(board.legal_moves))``) and its push.  A finished game is
-started again.  python-chess comes with the bench extra (``pip install -e '.[bench]'``).
+started again from the same game object (its tables and layout already read).
+python-chess comes with the bench extra (``pip install -e '.[bench]'``).
 Run from the repository: ``.venv/bin/python bench/random_play.py [seconds per case]``.
 """
 
@@ -14,7 +15,7 @@ import sys
 import time
 from typing import Any
 
-from engine import new_game
+from engine.registry import game_class
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("overpass", {"players": 2}), ("overpass", {"players": 3}), ("overpass", {"players": 4}),
@@ -26,12 +27,13 @@ CASES: list[tuple[str, dict[str, Any]]] = [
 
 def game_rate(name: str, options: dict[str, Any], seconds: float) -> float:
     rng = random.Random(0)
-    state = new_game(name, **options)
+    game = game_class(name)(**options)
+    state = game.new_initial_state()
     moves = 0
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < seconds:
         if state.is_terminal():
-            state = new_game(name, **options)
+            state = game.new_initial_state()
         state.push(state.random_move(rng))
         moves += 1
     return moves / elapsed

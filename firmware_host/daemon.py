@@ -92,10 +92,8 @@ class Daemon:
         self._decided: Decided | None = None
         self._hint: Decided | None = None
         self._guide: Guide | None = None
-        #: What the thinker was asked, and how often it failed on this position.
-        self._asking: tuple[str, int] = ("", 0)
+        #: How often the computer's process failed on this position.
         self._think_failures = 0
-        self._generation = 0
         self.state = self._opening_state(state_or_game)
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
@@ -156,9 +154,9 @@ class Daemon:
         if sees and self.state.is_chance_node():
             self._roll(now)
         self._hear_thinker(now)
-        if sees and self._guide is not None and self._decided is not None and not self.state.footprint(
-                self._guide.move).changes and self.tracker.view.status is Status.READY:
-            self._accept(Plan.unseen(self.state, self._guide.move), now)  # a button move: nothing to carry out
+        carry = self.carry
+        if sees and carry is not None and not carry.by_hand and self.tracker.view.status is Status.READY:
+            self._accept(Plan.unseen(self.state, carry.move), now)  # a button move: nothing to carry out
         if self.tracker.view.status is not Status.READY:
             self._todo = ()  # the next move has begun
             if self._hint is not None:
@@ -366,9 +364,24 @@ class Daemon:
         takeback = self._takeback()
         if takeback is None:
             self._note = "nothing to undo"
-        elif self._journalled(lambda: self._take_back(takeback[0]), now, "press undo again once it can be"):
+            return
+        plies = self._through_the_computers_turns(takeback[0])
+        if self._journalled(lambda: self._take_back(plies), now, "press undo again once it can be"):
             self._note = "undone: put the pieces back as the LEDs show"
             self._position_changed(now, restoring=True)
+
+    def _through_the_computers_turns(self, plies: int) -> int:
+        """``plies`` back, and further back to a person's turn if the computer (or the dice) moves there:
+        undo at a person's turn takes back the computer's answer and the person's own move with it."""
+        state = self.state
+        if not any(not seat.computer for seat in self.seats):
+            return plies
+        popped = [state.pop() for _ in range(plies)]
+        while state.history and (state.is_chance_node() or self.seats[state.current_player].computer):
+            popped.append(state.pop())
+        for move in reversed(popped):
+            state.push(move)
+        return len(popped)
 
     def _take_back(self, plies: int) -> None:
         self.journal.take_back(plies)
@@ -405,7 +418,6 @@ class Daemon:
         return (len(popped), previous) if previous != current else None
 
     def _position_changed(self, now: float, restoring: bool) -> None:
-        self._generation += 1
         self._hint = None
         only = self._decided_step()
         expectation = Expectation(self.state, self.wiring, self._takeback(), self.watched, only=only)
@@ -537,8 +549,9 @@ class Daemon:
         if guide.lift:
             piece = ", ".join(sorted({p for c in footprint.changes if c.location in guide.lift
                                       for p in stack_pieces(c.before)}))
+            over = f" over {', '.join(guide.path)}" if guide.path else ""
             words.append(f"move the {piece} piece from {' and '.join(sorted(guide.lift))} to "
-                         f"{' and '.join(sorted(guide.put))}" + (f" over {', '.join(guide.path)}" if guide.path else ""))
+                         f"{' and '.join(sorted(guide.put))}{over}")
         else:
             rest = [Todo.of(change) for change in footprint.changes]
         if rest:

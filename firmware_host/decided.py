@@ -45,6 +45,8 @@ class Guide:
     path: tuple[str, ...] = ()
     remove: frozenset[str] = frozenset()
     flip: frozenset[str] = frozenset()
+    #: Whether a hand has anything to do (not so for a button move such as Over-Pass's end).
+    by_hand: bool = True
 
     @classmethod
     def of(cls, state: State, move: Move) -> Guide:
@@ -55,7 +57,8 @@ class Guide:
                    if len(stack_pieces(c.after)) == len(stack_pieces(c.before))]
         moving = bool(gained) and bool(lost)
         return cls(move, lift=frozenset(lost if moving else ()), put=frozenset(gained),
-                   path=state.passes_over(move), remove=frozenset(() if moving else lost), flip=frozenset(changed))
+                   path=state.passes_over(move), remove=frozenset(() if moving else lost), flip=frozenset(changed),
+                   by_hand=bool(footprint.changes))
 
     def json(self, state: State) -> dict[str, object]:
         footprint = state.footprint(self.move)

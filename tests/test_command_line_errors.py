@@ -31,12 +31,21 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
        ["overpass", "-o", "{tmp}/x.svg", "--width", "wide"]],
     ("games",): [["--bogus"]],
     ("solve",): [["chess"], ["full-house", "--time-limit", "0"], ["full-house", "--time-limit", "soon"]],
+    ("arena",): [["chess", "--players", "random", "random"], ["squareoff"], ["squareoff", "--players", "robot", "random"],
+                 ["squareoff", "--players", "random"], ["full-house", "--players", "random"],
+                 ["squareoff", "--players", "random", "random", "--games", "0"],
+                 ["squareoff", "--players", "random", "random", "--option", "variant=chess"],
+                 ["squareoff", "--players", "random", "random", "--option", "nothing"],
+                 ["squareoff", "--players", "computer:expert", "random"]],
     ("run",): [["--config", path] for path in BAD_CONFIGS]
     + [["--mock", "chess"], ["--mock", "squareoff", "--port", "99999"], ["--mock", "squareoff", "--port", "0"],
-       ["--mock", "squareoff", "--config", "{good}"], ["--config", "{bad_journal}"], ["--config", "{bad_wiring}"]],
+       ["--mock", "squareoff", "--config", "{good}"], ["--config", "{bad_journal}"], ["--config", "{bad_wiring}"],
+       ["--mock", "squareoff", "--seats", "human"], ["--mock", "squareoff", "--seats", "human", "robot"],
+       ["--config", "{good}", "--seats", "human", "computer"]],
     ("sim",): [["chess"], ["--port", "99999"], ["--port", "http"], ["--options", "{{"], ["--options", "[1]"],
                ["--listen", "nowhere"], ["--journal", "{folder}"], ["--journal", "/proc/nope/j.db"],
-               ["--journal", "{garbage}"]],
+               ["--journal", "{garbage}"], ["squareoff", "--seats", "computer:expert", "human"],
+               ["squareoff", "--seats", "human"]],
     ("calibrate",): [["--config", path] for path in BAD_CONFIGS]
     + [["--config", "{good}", "-o", path] for path in ["{folder}", "{missing}/w.toml", "/proc/nope/w.toml"]]
     + [["--config", "{good}", "-o", "{garbage}"], ["--config", "{good}", "-o", "{empty}"],

@@ -9,11 +9,13 @@ end on the board (40 in the book), which gives small instances for tests.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from engine.core import TERMINAL, Content, Game, Move, Option, OptionError, Outcome, PositionError
-from engine.games.groups_of_three import MOVEMENT_KEYS, UNLIMITED, Add, CompartmentState, Step, load_layout
+from engine.games.groups_of_three import (MOVEMENT_KEYS, UNLIMITED, Add, CompartmentState, Step, load_layout,
+                                         members)
 
 PIECE = "piece"
 BOOK_PIECES = 40
@@ -96,6 +98,25 @@ class FullHouseState(CompartmentState):
     def generate_moves(self) -> Iterator[Move]:
         if not self.is_solved():
             yield from self._movement()
+
+    def random_move(self, rng: random.Random) -> Move:
+        """An add or a piece drawn at random, then one of that piece's steps: without listing every step."""
+        if self.is_solved():
+            raise ValueError("no legal move: the puzzle is solved")
+        faces = self.layout.faces
+        choices = [(True, i) for i in (self.pending if self.reserve[0] else ())]
+        choices += [(False, i) for i in ((self.transit,) if self.transit >= 0 else members(self.occupied))]
+        while choices:
+            j = rng.randrange(len(choices))
+            is_add, i = choices[j]
+            if is_add:
+                return Add(faces[i])
+            exits = list(self._exits(i, 0, UNLIMITED))
+            if exits:
+                return Step(faces[i], faces[rng.choice(exits)])
+            choices[j] = choices[-1]
+            choices.pop()
+        raise ValueError("no legal move: no piece can step")
 
     def _play(self, move: Move) -> None:
         if isinstance(move, Step):

@@ -131,10 +131,29 @@ class HexoverState(State):
             return iter(())
         return iter([Drop(self.t.cells[i]) for i in self.drops] or [Pass()])
 
-    def _drop_cells(self, player: int) -> Iterator[int]:
-        rays = self.t.rays
-        return (i for i, c in enumerate(self.cells)
-                if c == EMPTY and any(self._outflanked(player, ray) for ray in rays[i]))
+    def _drop_cells(self, player: int, first_only: bool = False) -> list[int]:
+        """The empty cells where a disk of ``player`` outflanks something (with ``first_only``, the first
+        such cell or none).  Inlined: this runs on every push and was most of a random game's time."""
+        cells, rays, other = self.cells, self.t.rays, 1 - player
+        found = []
+        for i, content in enumerate(cells):
+            if content != EMPTY:
+                continue
+            for ray in rays[i]:
+                if cells[ray[0]] != other:
+                    continue
+                for k in ray[1:]:
+                    seen = cells[k]
+                    if seen != other:
+                        break
+                else:
+                    continue  # the ray ran off the board on opposing disks
+                if seen == player:
+                    found.append(i)
+                    break
+            if first_only and found:
+                break
+        return found
 
     def flips(self, player: int, cell: int) -> list[int]:
         """Every disk a disk of ``player`` at ``cell`` outflanks, in all six directions."""
@@ -155,8 +174,8 @@ class HexoverState(State):
         for path in self.t.paths:
             if _complete(cells, path):
                 return [], _result((cells[path[0]],), f"{COLOURS[cells[path[0]]]} completed a winning path")
-        drops = list(self._drop_cells(self.mover))
-        if drops or next(self._drop_cells(1 - self.mover), None) is not None:
+        drops = self._drop_cells(self.mover)
+        if drops or self._drop_cells(1 - self.mover, first_only=True):
             return drops, None
         counts = [cells.count(p) for p in (0, 1)]
         tally = f"neither can move: white {counts[0]}, black {counts[1]}"

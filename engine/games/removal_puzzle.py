@@ -79,7 +79,7 @@ class RemovalPuzzle(Game):
     def num_players(self) -> int:
         return 1
 
-    @property
+    @cached_property
     def line_board(self) -> LineBoard:
         board = self.board
         assert isinstance(board, LineBoard)
@@ -201,11 +201,13 @@ class RemovalPuzzleState(State):
         """A random piece that can move, then one of its moves: without listing every piece's."""
         mask, game = self.mask, self.game
         pieces = [i for i in range(mask.bit_length()) if mask >> i & 1]
-        rng.shuffle(pieces)
-        for start in pieces:
-            steps = list(game.steps_from(mask, start))
+        while pieces:
+            j = rng.randrange(len(pieces))
+            steps = list(game.steps_from(mask, pieces[j]))
             if steps:
                 return game.move_of(rng.choice(steps))
+            pieces[j] = pieces[-1]
+            pieces.pop()
         raise ValueError("no legal move: the puzzle is over")
 
     def footprint(self, move: Move) -> Footprint:

@@ -171,3 +171,17 @@ def test_seats_are_read_from_their_words_with_clear_errors():
     with pytest.raises(ValueError, match="3 seats for a game of 2 players"):
         parse_seats(["human", "computer", "human"], 2)
     assert parse_seats([], 3) == (HUMAN,) * 3
+
+
+def test_undo_at_a_persons_turn_takes_back_the_computers_answer_too(tables, hands, tmp_path):
+    daemon, mock, person, _ = squareoff_against_the_computer(tables, hands, tmp_path)
+    try:
+        answer = daemon.snapshot()["carry"]["move"]
+        person.play(daemon.state, daemon.state.parse_move(answer))
+        assert [str(move) for move in daemon.state.history] == ["p1", answer]
+        mock.buttons.press("undo")
+        person.run(0.05)
+        assert daemon.state.history == [] and daemon.tracker.view.status is Status.RESTORING
+        assert {fix.source for fix in daemon.tracker.view.fixes} == {"p1", answer}
+    finally:
+        daemon.close()
