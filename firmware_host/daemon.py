@@ -528,15 +528,19 @@ class Daemon:
             self._hint = self._guide = None
             self.thinker.cancel()
             return
-        player = self.state.current_player
         if not self.hints:
             self._note = "hints are off (the hints setting)"
-        elif player in (CHANCE, TERMINAL) or self.seats[player].computer:
+        elif not self._hint_offered():
             self._note = "a hint is for a person's turn"
         elif self.tracker.view.status is not Status.READY:
             self._note = "a hint is for a board at rest: finish or undo the move under way"
         else:
             self.thinker.ask(self._question("hint", len(self.state.history)))
+
+    def _hint_offered(self) -> bool:
+        """Whether the hint button shows the computer's best move now: a person's turn, hints on."""
+        player = self.state.current_player
+        return self.hints and player not in (CHANCE, TERMINAL) and not self.seats[player].computer
 
     def _guide_words(self) -> str:
         """The step to carry out (or the hint), in words: "move the red piece from p12 to p31 over p3 and p7"."""
@@ -620,13 +624,20 @@ class Daemon:
             return f"{text}{dice} is thinking..." if self.thinker.busy else f"{text}{dice} to move"
         if self._decided is not None:
             step = self._decided.step(self._history_text) or 0
-            return f"{text}{dice}: {', then '.join(self._decided.moves[step:])}: {self._guide_words()}"
+            return f"{text}{dice}: {self._plan_text(self._decided, step)}: {self._guide_words()}"
         text = f"{text} to move{dice}"
         if self._hint is not None:
-            return f"{text}: {self._hint.text()}: {self._guide_words()}"
+            return f"{text}: hint: {self._plan_text(self._hint, 0)}: {self._guide_words()}"
         if self.thinker.busy:
             text += " (the hint is thinking...)"
         return text + self._choices_text(view)
+
+    @staticmethod
+    def _plan_text(decided: Decided, step: int, shown: int = 3) -> str:
+        """The moves of a decided turn from ``step``: "O p12-p31, then T p9=p40, then end" (and how many more)."""
+        moves = decided.moves[step:]
+        more = len(moves) - shown
+        return ", then ".join(moves[:shown]) + (f", and {more} more" if more > 0 else "")
 
     def _choices_text(self, view: TrackerView) -> str:
         """What the lights offer while the board waits or a piece is lifted, in words."""
@@ -694,7 +705,7 @@ class Daemon:
             "fixes": [{"from": fix.source, "to": fix.target, "piece": fix.piece, "text": str(fix)}
                       for fix in view.fixes],
             "buttons": sorted(set(expectation.buttons) | ({"confirm", "hint"} if view.candidates else set())
-                              | {"undo", "new_game"}),
+                              | ({"hint"} if self._hint_offered() else set()) | {"undo", "new_game"}),
             "moves": [str(move) for move in expectation.unseen],
             "history": list(self._history_text),
             "seats": [{"player": player, "name": state.game.player_name(player), "kind": seat.kind,
