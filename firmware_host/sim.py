@@ -61,7 +61,7 @@ ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "new_game": {"game": (str,), "options": (dict, type(None)), "seats": (list, type(None))},
     "play": {"text": (str,)}, "auto": {"on": (bool,)},
 }
-KIND_NAMES = {str: "a string", bool: "true or false", dict: "an object"}
+KIND_NAMES = {str: "a string", bool: "true or false", dict: "an object", list: "a list"}
 
 
 def check_fields(kind: str, action: dict[str, Any]) -> None:
@@ -180,11 +180,11 @@ class SimSession:
             chosen = str(view.candidates[view.selected].move)
             self.mock.buttons.press("confirm" if chosen == str(guide.move) else "hint")
             return
-        if key == self._auto_move or not daemon.state.footprint(guide.move).changes:
+        if key == self._auto_move or not guide.by_hand:
             return
         self._auto_move = key
-        changes = daemon.state.footprint(guide.move).changes
-        order = sorted(changes, key=lambda change: len(stack_pieces(change.after)) >= len(stack_pieces(change.before)))
+        order = sorted(daemon.state.footprint(guide.move).changes,
+                       key=lambda change: len(stack_pieces(change.after)) >= len(stack_pieces(change.before)))
         when = now
         for change in order:
             when += AUTO_PAUSE_S

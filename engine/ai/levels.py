@@ -19,8 +19,8 @@ class Level:
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", 40, "a quick, loose player: a beginner can beat it"),
-    Level("normal", 300, "the default: about a second a decision on a Raspberry Pi 4"),
-    Level("hard", 1500, "thinks five times longer than normal"),
+    Level("normal", 300, "the default: one to three seconds a decision on a Raspberry Pi 4"),
+    Level("hard", 1500, "five times the simulations of normal"),
 )}
 DEFAULT_LEVEL = "normal"
 

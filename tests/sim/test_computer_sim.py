@@ -127,3 +127,12 @@ def test_the_form_chooses_seats_and_bad_seats_change_nothing(tmp_path):
         assert session.view()["seats"] == ["computer:hard", "human"] and session.view()["game"] == "hexover"
     finally:
         session.close()
+
+
+def test_seats_of_the_wrong_kind_are_refused_by_name(tmp_path):
+    session, _ = session_with(tmp_path, "squareoff", {}, [])
+    try:
+        with pytest.raises(SimError, match='a new_game action needs "seats" as a list'):
+            session.act({"type": "new_game", "game": "squareoff", "options": {}, "seats": "human"})
+    finally:
+        session.close()
