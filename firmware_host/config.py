@@ -398,7 +398,8 @@ def _section_values(problems: Problems, section: str, body: Mapping[str, Any] | 
                 problems.add(section, f"{key} is missing; {setting.fix}")
             continue
         value = body[key]
-        if isinstance(value, bool) or not isinstance(value, setting.types) or not setting.accepts(value):
+        wrong_kind = isinstance(value, bool) and bool not in setting.types  # True is an int to isinstance
+        if wrong_kind or not isinstance(value, setting.types) or not setting.accepts(value):
             problems.add(f"{section}.{key}", f"{value!r} is not accepted; {setting.fix}")
         else:
             values[key] = value

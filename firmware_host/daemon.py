@@ -155,7 +155,8 @@ class Daemon:
             self._roll(now)
         self._hear_thinker(now)
         carry = self.carry
-        if sees and carry is not None and not carry.by_hand and self.tracker.view.status is Status.READY:
+        if (sees and carry is not None and not carry.by_hand and self.tracker.view.status is Status.READY
+                and now >= self._journal_retry_at):
             self._accept(Plan.unseen(self.state, carry.move), now)  # a button move: nothing to carry out
         if self.tracker.view.status is not Status.READY:
             self._todo = ()  # the next move has begun

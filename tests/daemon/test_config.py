@@ -63,6 +63,15 @@ def test_a_full_file_loads_with_paths_beside_it(write_config) -> None:
     assert config.new_game().game.options["hand"] == 2
 
 
+def test_seats_and_hints_are_read_and_every_seat_is_human_by_default(write_config) -> None:
+    from firmware_host.seats import HUMAN, Seat
+    assert load_config(write_config(GOOD)).seats == (HUMAN, HUMAN)
+    config = load_config(write_config(GOOD.replace("options = { hand = 2 }",
+                                                   'options = { hand = 2 }\nseats = ["computer:hard", "human"]\n'
+                                                   "hints = false")))
+    assert config.seats == (Seat("computer", "hard"), HUMAN) and config.hints is False
+
+
 def test_the_smallest_file_takes_defaults(write_config, monkeypatch) -> None:
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     path = write_config(SMALLEST)
@@ -92,6 +101,13 @@ def test_the_journal_defaults_to_systemds_state_directory(write_config, monkeypa
     ("[journal]", "[journals]", r":29: journals: unknown section \[journals\]; the sections are \[game\]"),
     ("scan_hz = 100", "scan_hz = ", r":26: not valid TOML: Invalid value; fix the syntax at column 11"),
     ('path = "state/journal.sqlite3"', "path = 3", r":30: journal\.path: 3 is not accepted; give a writable file"),
+    ("options = { hand = 2 }", 'options = { hand = 2 }\nseats = ["human"]',
+     r":5: game\.seats: 1 seat for a game of 2 players: give one per player"),
+    ("options = { hand = 2 }", 'options = { hand = 2 }\nseats = ["human", "computer:expert"]',
+     r":5: game\.seats: 'computer:expert': no computer level 'expert'; levels: easy, normal, hard"),
+    ("options = { hand = 2 }", 'options = { hand = 2 }\nseats = "computer"',
+     r":5: game\.seats: 'computer' is not accepted; list who plays each seat"),
+    ("options = { hand = 2 }", 'options = { hand = 2 }\nhints = "yes"', r":5: game\.hints: 'yes' is not accepted"),
 ])
 def test_each_bad_value_names_its_line_key_and_fix(write_config, old: str, new: str, expected: str) -> None:
     assert old in GOOD
