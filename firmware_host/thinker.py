@@ -4,7 +4,8 @@
 ``Thinker.answer`` polls for the reply without blocking.  A question about a position
 that is no longer on the board is dropped: asking another while the worker is busy
 stops that worker and starts a fresh one.  A worker that dies is started again at the
-next question, and its death is reported as the answer's error.
+next question, and its death is reported as the answer's error.  A worker whose daemon
+was killed (SIGKILL, a power cut of the process) ends by itself within ``PARENT_CHECK_S``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 
 #: A spawned worker imports only the engine: nothing of the daemon's threads or hardware.
 CONTEXT = multiprocessing.get_context("spawn")
+#: How often an idle worker checks that the daemon that started it is still there (seconds).
+PARENT_CHECK_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -34,10 +37,17 @@ class Answer:
 
 
 def _work(questions: Any, answers: Any) -> None:
+    """The worker's loop: answer each question; end when the daemon is gone (killed, it sends nothing)."""
     from engine.ai.player import plan_turn
     from engine.registry import state_from_json
+    daemon = multiprocessing.parent_process()
     while True:
-        question = questions.get()
+        try:
+            question = questions.get(timeout=PARENT_CHECK_S)
+        except queue.Empty:
+            if daemon is not None and not daemon.is_alive():
+                return
+            continue
         if question is None:
             return
         try:

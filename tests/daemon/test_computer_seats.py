@@ -185,3 +185,34 @@ def test_undo_at_a_persons_turn_takes_back_the_computers_answer_too(tables, hand
         assert {fix.source for fix in daemon.tracker.view.fixes} == {"p1", answer}
     finally:
         daemon.close()
+
+
+def test_a_daemon_killed_in_the_computers_turn_shows_the_same_move_again_and_its_worker_ends(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    target = Path(__file__).with_name("computer_kill_target.py")
+    journal = tmp_path / "journal.sqlite3"
+
+    def run_until_shown():
+        process = subprocess.Popen([sys.executable, str(target), str(journal)], stdout=subprocess.PIPE, text=True)
+        worker = int(process.stdout.readline().split()[1])
+        shown = process.stdout.readline().split()[1]
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=30)
+        return worker, shown
+
+    worker, first = run_until_shown()
+    deadline = time.monotonic() + PATIENCE
+    while True:  # the worker notices its daemon is gone
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "the computer's worker outlived its killed daemon"
+        time.sleep(0.1)
+    _, again = run_until_shown()
+    assert again == first
