@@ -555,7 +555,8 @@ class Daemon:
             piece = ", ".join(sorted({p for c in footprint.changes if c.location in guide.lift
                                       for p in stack_pieces(c.before)}))
             over = f" over {', '.join(guide.path)}" if guide.path else ""
-            words.append(f"move the {piece} piece from {' and '.join(sorted(guide.lift))} to "
+            piece = "" if piece == "piece" else f"{piece} "  # a puzzle's pieces are all alike
+            words.append(f"move the {piece}piece from {' and '.join(sorted(guide.lift))} to "
                          f"{' and '.join(sorted(guide.put))}{over}")
         else:
             rest = [Todo.of(change) for change in footprint.changes]

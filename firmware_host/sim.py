@@ -183,19 +183,13 @@ class SimSession:
         if key == self._auto_move or not guide.by_hand:
             return
         self._auto_move = key
-        order = sorted(daemon.state.footprint(guide.move).changes,
-                       key=lambda change: len(stack_pieces(change.after)) >= len(stack_pieces(change.before)))
-        when = now
-        for change in order:
-            when += AUTO_PAUSE_S
-            self._auto_queue.append((when, lambda change=change: self._set(change.location, change.after)))
-
-    def _set(self, location: str, content: str | None) -> None:
-        """A hand makes ``location`` hold ``content``: what is there lifted, then what belongs put down."""
-        if self.mock.contents.get(location) is not None:
-            self.mock.lift(location)
-        if content is not None:
-            self.mock.place(location, content)
+        changes = daemon.state.footprint(guide.move).changes
+        actions: list[Callable[[], None]] = [  # every piece that goes lifted, then what belongs put down
+            *(lambda at=change.location: self.mock.lift(at) for change in changes if change.before is not None),
+            *(lambda at=change.location, content=change.after: self.mock.place(at, content)
+              for change in changes if change.after is not None)]
+        for n, action in enumerate(actions, 1):
+            self._auto_queue.append((now + n * AUTO_PAUSE_S, action))
 
     async def run(self) -> None:
         """Step the daemon at the scan rate until cancelled."""
