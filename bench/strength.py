@@ -22,8 +22,9 @@ ROWS = [
     ("squareoff", {}, ["computer:normal", "random"], 6, 5000),
     ("squareoff", {}, ["computer:normal", "greedy"], 6, 5000),
     ("pawns-crossing", {}, ["computer:normal", "random"], 4, 3000),
-    ("overpass", {"players": 2}, ["computer:easy", "random"], 4, 3000),
-    ("groups-of-three", {}, ["computer:easy", "random"], 2, 4000),
+    ("overpass", {"players": 2}, ["computer:normal", "random"], 4, 3000),
+    ("groups-of-three", {}, ["computer:normal", "random"], 2, 4000),
+    ("overpass", {"players": 3}, ["computer:normal", "greedy", "greedy"], 3, 4000),
 ]
 
 
