@@ -435,6 +435,11 @@ class Daemon:
     # -- moves decided elsewhere ----------------------------------------------------------
 
     @property
+    def left_to_do(self) -> tuple[Todo, ...]:
+        """What the last move left for a hand to do that the sensors cannot see (until confirm or the next move)."""
+        return self._todo
+
+    @property
     def carry(self) -> Guide | None:
         """The computer's step a person is to carry out now, if any (not a hint)."""
         return self._guide if self._decided is not None else None

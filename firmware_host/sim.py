@@ -171,9 +171,12 @@ class SimSession:
         now = self.clock()
         while self._auto_queue and self._auto_queue[0][0] <= now:
             self._auto_queue.pop(0)[1]()
-        guide = daemon.carry
-        if not self.auto or guide is None or self.hand:
+        if self.auto and daemon.left_to_do and self._auto_move.startswith(f"{len(daemon.state.history) - 1}:"):
+            self.mock.buttons.press("confirm")  # the auto hands made the whole move, its flips and stacks too
             return
+        guide = daemon.carry
+        if not self.auto or guide is None or self.hand or daemon.left_to_do:
+            return  # the person's own move first: its flips are theirs to make and confirm
         key = f"{len(daemon.state.history)}:{guide.move}"
         view = daemon.tracker.view
         if view.status is Status.CONFIRM and not self._auto_queue:
