@@ -109,9 +109,10 @@ class Thinker:
     def _restart(self) -> None:
         self._stop()
         self._questions, self._answers = CONTEXT.Queue(), CONTEXT.Queue()
-        self._process = CONTEXT.Process(target=_work, args=(self._questions, self._answers),
-                                        name="gameboard-computer", daemon=True)
-        self._process.start()
+        process = CONTEXT.Process(target=_work, args=(self._questions, self._answers),
+                                  name="gameboard-computer", daemon=True)
+        process.start()  # kept only once started: a process that failed to start has nothing to stop
+        self._process = process
 
     def _stop(self) -> None:
         if self._process is None:
