@@ -2,22 +2,29 @@
 
 ``play_match`` plays ``games`` games of one game between 2-4 players; game ``g`` seats
 the players rotated by ``g`` places, so each sits each seat equally often over a multiple
-of the player count.  Dice come from the match's seed, and each player is built with a
-seed of its own by the caller: a match is reproduced exactly from its seed.  A game still
-going after ``max_plies`` is stopped and counted a draw.  A draw counts half a win in the
-score, whose interval is Wilson's.
+of the player count.  Every game builds its players afresh, each with a seed drawn from
+the match's seed, the game's number and the player's place, and draws its dice likewise:
+a match is reproduced exactly from its seed, and its games may run in several processes.
+A game still going after ``max_plies`` is stopped and counted a draw.  A draw counts half
+a win in the score, whose interval is Wilson's.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+import zlib
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.ai.player import Player
 from engine.registry import new_game
+
+#: Builds a player from its seed (module-level functions and their partials, so a process pool can send them).
+PlayerFactory = Callable[[int], Player]
 
 #: z for a two-sided 95 % interval.
 Z95 = 1.959964
@@ -70,38 +77,80 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_match(game: str, options: dict[str, Any], players: Sequence[Player], games: int, seed: int = 0,
-               max_plies: int = 5000, progress: Callable[[int, int], None] | None = None) -> Match:
-    """``games`` games between ``players`` (one per seat), seats rotated each game."""
+def play_match(game: str, options: dict[str, Any], players: Sequence[PlayerFactory], games: int, seed: int = 0,
+               max_plies: int = 5000, progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> Match:
+    """``games`` games between the players ``players`` build (one per seat), seats rotated each game,
+    spread over ``jobs`` processes (the results do not depend on how many)."""
     first = new_game(game, **options)
     seats = first.game.num_players
     if seats < 2:
         raise ValueError(f"{game} is a puzzle for one player: the arena needs a game of 2-4 players")
     if len(players) != seats:
         raise ValueError(f"{game} with these options has {seats} seats: give {seats} players, not {len(players)}")
-    match = Match(game, dict(options), seats, [Record(player.name) for player in players])
-    for number in range(games):
-        order = [(number + seat) % seats for seat in range(seats)]  # seat -> index of the player sitting there
-        state = new_game(game, **options)
-        dice = random.Random(f"{seed}:{number}")
-        while not state.is_terminal() and len(state.history) < max_plies:
-            if state.is_chance_node():
-                state.push(state.random_move(dice))
-            else:
-                state.push(players[order[state.current_player]].choose(state))
-        outcome = state.outcome()
-        match.plies.append(len(state.history))
-        for seat, index in enumerate(order):
+    match = Match(game, dict(options), seats, [Record(make(seed).name) for make in players])
+    play = functools.partial(play_game, game, options, tuple(players), seed, max_plies)
+    if jobs == 1:
+        played = map(play, range(games))
+        results = [_counted(result, number + 1, games, progress) for number, result in enumerate(played)]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            pending = [pool.submit(play, number) for number in range(games)]
+            for done, future in enumerate(as_completed(pending), 1):
+                _counted(future.result(), done, games, progress)
+            results = [future.result() for future in pending]
+    for result in results:
+        match.plies.append(result.plies)
+        for index, verdict in enumerate(result.verdicts):
             record = match.records[index]
-            if outcome is None:
-                record.draws += 1
+            setattr(record, verdict, getattr(record, verdict) + 1)
+            if verdict == "draws" and result.stopped:
                 record.stopped += 1
-            elif seat in outcome.winners and len(outcome.winners) == 1:
-                record.wins += 1
-            elif not outcome.winners or seat in outcome.winners:
-                record.draws += 1
-            else:
-                record.losses += 1
-        if progress is not None:
-            progress(number + 1, games)
     return match
+
+
+@dataclass(frozen=True)
+class Played:
+    """One game's length, whether the ply cap stopped it, and each player's "wins", "draws" or "losses"."""
+
+    plies: int
+    stopped: bool
+    verdicts: tuple[str, ...]
+
+
+def play_game(game: str, options: dict[str, Any], players: Sequence[PlayerFactory], seed: int, max_plies: int,
+              number: int) -> Played:
+    """Game ``number`` of a match: the players rotated by ``number`` seats, each built and the dice
+    drawn from the match's seed and the game's number, so any game replays alone."""
+    seats = len(players)
+    order = [(number + seat) % seats for seat in range(seats)]  # seat -> index of the player sitting there
+    seated = [players[index](player_seed(seed, number, index)) for index in order]
+    state = new_game(game, **options)
+    dice = random.Random(f"{seed}:{number}")
+    while not state.is_terminal() and len(state.history) < max_plies:
+        if state.is_chance_node():
+            state.push(state.random_move(dice))
+        else:
+            state.push(seated[state.current_player].choose(state))
+    outcome = state.outcome()
+    verdicts = [""] * seats
+    for seat, index in enumerate(order):
+        if outcome is None:
+            verdicts[index] = "draws"
+        elif seat in outcome.winners and len(outcome.winners) == 1:
+            verdicts[index] = "wins"
+        elif not outcome.winners or seat in outcome.winners:
+            verdicts[index] = "draws"
+        else:
+            verdicts[index] = "losses"
+    return Played(len(state.history), outcome is None, tuple(verdicts))
+
+
+def player_seed(seed: int, number: int, index: int) -> int:
+    """The seed of player ``index`` in game ``number`` of the match seeded ``seed``."""
+    return zlib.crc32(f"{seed}:{number}:{index}".encode())
+
+
+def _counted(result: Played, done: int, games: int, progress: Callable[[int, int], None] | None) -> Played:
+    if progress is not None:
+        progress(done, games)
+    return result

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from engine.ai import hidden
 from engine.ai.evaluate import evaluate
 from engine.core import Move, State
 
@@ -20,7 +21,10 @@ class RandomPlayer:
 
 
 class GreedyPlayer:
-    """The move whose position the evaluation likes best for the mover, one move ahead (ties at random)."""
+    """The move whose position the evaluation likes best for the mover, one move ahead (ties at random).
+
+    Where the rules hide values it judges a position sampled from what its seat can see.
+    """
 
     def __init__(self, seed: int = 0) -> None:
         self.name = "greedy"
@@ -28,6 +32,8 @@ class GreedyPlayer:
 
     def choose(self, state: State) -> Move:
         player = state.current_player
+        if hidden.hides_values(state):
+            state = hidden.sample(state, player, self.rng)
         best: list[Move] = []
         best_value = -2.0
         for move in state.legal_moves:

@@ -2,14 +2,16 @@
 
 ``evaluate(state)`` gives every player's value in [-1, 1]: the returns at the end of a
 game, otherwise a per-game heuristic of progress towards that game's goal, each
-player's progress measured against the best of the others.  It reads only what every
-player can see (Pawns Crossing's hidden values are never read).
+player's progress measured against the best of the others.  Where the rules hide values
+(Pawns Crossing) it reads those of the position it is given: players evaluate positions
+sampled from what their seat can see (``engine.ai.hidden``), never the real one.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-
+from collections import deque
 from collections.abc import Callable, Sequence
 
 from engine.core import State
@@ -80,11 +82,54 @@ def _hexover(state: State) -> list[float]:
 
 
 def _pawns_crossing(state: State) -> list[float]:
-    """Tokens brought home (every player sees which tokens are still on the board)."""
+    """Tokens brought home, and each token still out by how near it is to a tile it may be declared on.
+
+    A token's own value names its destination tile (any destination of its colour for a null
+    token).  In a search this reads the values of the position searched, which is a sample
+    dealt from the seat's view (``engine.ai.hidden``), never the real hidden values.
+    """
+    from engine.games.pawns_setup import ACE, NULL
+
+    distances, far = _pawns_distances()
+    place_of = {tile: place for place, tile in state.tile_at.items()}
+    done = [0.0] * len(state.seats)
     owned = [0] * len(state.seats)
-    for token in state.where:
-        owned[state.owner[state.colour_of[token]]] += 1
-    return [1 - state.tokens_left(p) / owned[p] if owned[p] else 1.0 for p in range(len(owned))]
+    for token, at in state.where.items():
+        colour = state.colour_of[token]
+        player = state.owner[colour]
+        owned[player] += 1
+        if not at:
+            done[player] += 1.0
+            continue
+        value = state.values[token]
+        ranks = [rank for rank in state.game.board.equipment.ranks if rank != ACE] if value == NULL else [value]
+        near = min(distances[at][place_of[(colour, rank)]] for rank in ranks)
+        done[player] += TOKEN_OUT * (1 - near / far)
+    return [d / n if n else 1.0 for d, n in zip(done, owned)]
+
+
+#: How much of a token's worth it earns by standing on its destination tile, before it is declared home.
+TOKEN_OUT = 0.8
+
+
+@functools.cache
+def _pawns_distances() -> tuple[dict[str, dict[str, int]], int]:
+    """Steps between every two spaces of the Pawns Crossing grid (tiles, domino halves and the
+    Pusher's places, which touch only their edge tile), and the most there are between two spaces."""
+    from engine.games.pawns_crossing import BOARD
+
+    table: dict[str, dict[str, int]] = {}
+    for start in BOARD.links:
+        seen = {start: 0}
+        frontier = deque([start])
+        while frontier:
+            space = frontier.popleft()
+            for step, _hole in BOARD.links[space]:
+                if step not in seen:
+                    seen[step] = seen[space] + 1
+                    frontier.append(step)
+        table[start] = seen
+    return table, max(max(row.values()) for row in table.values())
 
 
 PROGRESS: dict[str, Callable[[State], list[float]]] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from typing import Any, TextIO
@@ -30,6 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="a game option, e.g. --option players=2 (repeat for more)")
     parser.add_argument("--max-plies", type=_count, default=5000,
                         help="a game still going after this many plies is stopped and counted a draw (default 5000)")
+    parser.add_argument("--jobs", type=_count, default=1,
+                        help="games played at once, each in its own process (default 1; the results are the same)")
     parser.add_argument("--json", action="store_true", help="the results as JSON")
     parser.set_defaults(handler=run_arena)
 
@@ -70,11 +73,11 @@ def game_options(pairs: list[str]) -> dict[str, Any]:
 
 
 def run_arena(args: argparse.Namespace) -> int:
-    players = [make_player(text, args.seed * 100 + seat) for seat, text in enumerate(args.players)]
+    players = [functools.partial(make_player, text) for text in args.players]
     options = game_options(args.option)
     bar = ProgressBar(sys.stderr)
     try:
-        match = play_match(args.game, options, players, args.games, args.seed, args.max_plies, bar)
+        match = play_match(args.game, options, players, args.games, args.seed, args.max_plies, bar, args.jobs)
     except ValueError as exc:
         raise GameboardError(str(exc)) from None
     bar.done()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -20,12 +21,12 @@ def test_wilsons_interval_matches_known_values():
 
 
 class Seated:
-    """A random player that notes the seat it was asked to move for."""
+    """A random player that notes, in a set shared by its games, the seat it was asked to move for."""
 
-    def __init__(self, name: str, seed: int) -> None:
+    def __init__(self, name: str, seed: int, seats: set[int]) -> None:
         self.name = name
         self.inner = RandomPlayer(seed)
-        self.seats: set[int] = set()
+        self.seats = seats
 
     def choose(self, state: State):
         self.seats.add(state.current_player)
@@ -33,24 +34,27 @@ class Seated:
 
 
 def test_every_player_sits_every_seat_and_every_game_is_counted_once_per_player():
-    players = [Seated(f"p{i}", i) for i in range(3)]
+    seats: list[set[int]] = [set(), set(), set()]
+    players = [functools.partial(Seated, f"p{i}", seats=seats[i]) for i in range(3)]
     match = play_match("overpass", {"players": 3}, players, 3, seed=1, max_plies=200)
-    assert all(player.seats == {0, 1, 2} for player in players)
+    assert seats == [{0, 1, 2}] * 3
     assert [record.games for record in match.records] == [3, 3, 3]
     assert match.fair_share == pytest.approx(1 / 3)
 
 
-def test_a_match_is_reproduced_from_its_seed_and_the_ply_cap_counts_a_draw():
-    def run(seed):
-        match = play_match("squareoff", {}, [RandomPlayer(1), GreedyPlayer(2)], 4, seed=seed, max_plies=30)
+def test_a_match_is_reproduced_from_its_seed_in_one_process_or_several_and_the_ply_cap_counts_a_draw():
+    def run(seed, jobs=1):
+        match = play_match("hexover", {}, [RandomPlayer, GreedyPlayer], 6, seed=seed, max_plies=20, jobs=jobs)
         return [(r.wins, r.draws, r.losses, r.stopped) for r in match.records], match.plies
-    assert run(5) == run(5)
+    assert run(5) == run(5) == run(5, jobs=2)
+    assert run(5) != run(6)
     results, plies = run(5)
-    assert max(plies) <= 30 and results[0][3] == sum(1 for n in plies if n == 30) > 0
+    assert max(plies) <= 20 and results[0][3] == sum(1 for n in plies if n == 20) > 0
+    assert min(plies) < 20, "some games end before the cap"
 
 
 def test_the_command_prints_the_table_and_json_and_says_what_is_wrong(capsys):
-    assert main(["arena", "hexover", "--players", "greedy", "random", "--games", "4"]) == 0
+    assert main(["arena", "hexover", "--players", "greedy", "random", "--games", "4", "--jobs", "2"]) == 0
     out = capsys.readouterr()
     assert out.out.startswith("hexover: 4 games") and "95% interval" in out.out and "greedy" in out.out
     assert "4/4 games" in out.err, "the progress"

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine import new_game
+from engine.ai.baselines import GreedyPlayer
 from engine.ai.evaluate import evaluate
 from engine.ai.hidden import sample
 from engine.ai.levels import LEVELS, level
@@ -133,7 +134,9 @@ def test_the_computer_cannot_read_values_its_seat_does_not_see():
         assert Computer("easy", 3).choose(state) == expected
 
 
-def test_the_computer_never_touches_the_hidden_values():
+@pytest.mark.parametrize("make_player", [lambda: Computer("easy", 1), lambda: GreedyPlayer(1)],
+                         ids=["computer", "greedy"])
+def test_players_never_touch_the_hidden_values(make_player):
     class Sealed(dict):
         """The real values, which raise if anything reads one the seat may not see."""
 
@@ -152,6 +155,42 @@ def test_the_computer_never_touches_the_hidden_values():
     state = pawns_position()
     player = state.current_player
     hidden = {t for t, entry in state.position_seen_by(player)["tokens"].items() if entry["value"] is None}
-    expected = Computer("easy", 1).choose(state)
+    expected = make_player().choose(state)
     state.values = Sealed(state.values, hidden)
-    assert Computer("easy", 1).choose(state) == expected
+    assert make_player().choose(state) == expected
+
+
+def test_pawns_evaluation_rewards_a_token_nearer_its_destination_and_more_once_home():
+    state = new_game("pawns-crossing")
+    while state.phase == "place":
+        state.push(state.random_move(random.Random(0)))
+    player = state.current_player
+    token = next(t for t in sorted(state.where) if state.owner[state.colour_of[t]] == player)
+    colour, value = state.colour_of[token], state.values[token]
+    destination = next(place for place, tile in state.tile_at.items() if tile == (colour, value))
+    path = shortest_path(state.where[token], destination)  # from its start, a space at a time
+    seen = []
+    for space in path + [None]:
+        state.where[token] = space
+        seen.append(evaluate(state)[player])
+    assert seen == sorted(seen) and len(set(seen)) == len(seen), seen
+
+
+def shortest_path(start, goal):
+    """The spaces after ``start`` on a shortest walk to ``goal`` over the board's links."""
+    from collections import deque
+
+    from engine.games.pawns_crossing import BOARD
+
+    came = {start: None}
+    frontier = deque([start])
+    while frontier:
+        space = frontier.popleft()
+        for step, _ in BOARD.links[space]:
+            if step not in came:
+                came[step] = space
+                frontier.append(step)
+    path = [goal]
+    while came[path[-1]] != start:
+        path.append(came[path[-1]])
+    return path[::-1]
