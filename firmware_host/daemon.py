@@ -305,11 +305,8 @@ class Daemon:
                 return False
             self._note = "took back the last move"
         else:
-            rolled = self.state.is_chance_node()
             if not self._journalled(lambda: self._push(move), now, waits):
                 return False
-            if rolled:
-                self._dice = str(move)
             if plan.locations:
                 self._last_move = plan.locations
                 self._todo = self._left_to_do(plan, self.tracker.touched)
@@ -401,7 +398,6 @@ class Daemon:
         self._history_text = []
         self._last_move = frozenset()
         self._todo = ()
-        self._dice = ""
         self._note = "new game: set up the pieces as the LEDs show"
         self._position_changed(now, restoring=True)
 
@@ -423,6 +419,7 @@ class Daemon:
         only = self._decided_step()
         expectation = Expectation(self.state, self.wiring, self._takeback(), self.watched, only=only)
         self.tracker.expect(expectation, self.scanner.board(), now, restoring=restoring)
+        self._dice = self._turn_roll()
         turn = self.state.turn_piece()
         self._turn_colour = self.piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0)
         mine = frozenset(loc for loc, content in expectation.contents.items()
@@ -495,6 +492,22 @@ class Daemon:
         for move in reversed(popped):
             state.push(move)
         return start
+
+    def _turn_roll(self) -> str:
+        """The roll of the turn under way ("roll 3+4"); "" before the player to move has rolled."""
+        state = self.state
+        if state.current_player in (CHANCE, TERMINAL):
+            return ""
+        start = self._turn_start()
+        if start == 0:
+            return ""
+        later = [state.pop() for _ in range(len(state.history) - start + 1)]
+        try:
+            rolled = state.is_chance_node()
+        finally:
+            for move in reversed(later):
+                state.push(move)
+        return str(later[-1]) if rolled else ""
 
     def _hear_thinker(self, now: float) -> None:
         """Take the computer's answer, if one has come: a turn to carry out, or a hint to show."""

@@ -56,20 +56,18 @@ class Node:
         return max(self.children, key=lambda child: (child.visits, child.mean()))
 
 
-def search(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator = evaluate) -> Node:
-    """The root of a tree grown by ``settings.simulations`` simulations from ``state`` (left unchanged)."""
-    root = Node(None, state.current_player)
-    for _ in range(settings.simulations):
+def search(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator = evaluate,
+           root: Node | None = None) -> Node:
+    """The root of a tree grown from ``state`` (left unchanged) to ``settings.simulations`` visits.
+
+    ``root`` continues a tree grown before for this position (the subtree of the move that led
+    here): only the simulations it lacks are run.
+    """
+    if root is None:
+        root = Node(None, state.current_player)
+    for _ in range(settings.simulations - root.visits):
         _simulate(state, root, settings, rng, evaluator)
     return root
-
-
-def best_move(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator = evaluate) -> Move:
-    """The move the search tries most, at a decision node with at least one legal move."""
-    moves = list(state.legal_moves)
-    if len(moves) == 1:
-        return moves[0]
-    return search(state, settings, rng, evaluator).best_child().move  # type: ignore[return-value]
 
 
 def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, evaluator: Evaluator) -> None:

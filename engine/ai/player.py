@@ -1,11 +1,11 @@
 """The computer as a player: a level, a seed, and a move for any position it is asked about.
 
-``Computer.choose`` searches from the position as its seat sees it: where the rules
-hide values (Pawns Crossing) it searches several sampled positions consistent with
-that view and adds up their votes, so it never plays from values it could not know.
-The random numbers of a decision come from the seed and the seat's view of the
-position alone: the same position and seed give the same move, whatever came before
-and in whatever process it runs.
+``Computer.plan`` searches from the position as its seat sees it, for the rest of the
+turn: where the rules hide values (Pawns Crossing) it searches several sampled positions
+consistent with that view and adds up their votes, so it never plays from values it could
+not know.  The random numbers of a plan come from the seed and the seat's view of the
+position planned from alone: the same position and seed give the same plan, whatever came
+before and in whatever process it runs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Protocol
 
 from engine.ai import hidden
 from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_PLAYOUT_PLIES, PLAYOUT_PLIES, level
-from engine.ai.mcts import Settings, best_move, search
+from engine.ai.mcts import Node, Settings, search
 from engine.core import CHANCE, TERMINAL, Move, State
 
 #: Sampled positions a decision is spread over where values are hidden.
@@ -36,26 +36,64 @@ class Player(Protocol):
 
 
 class Computer:
-    """Monte Carlo tree search at a named level."""
+    """Monte Carlo tree search at a named level.
+
+    A turn of several moves is planned at its start (``plan``) and carried out move by move, as
+    on the board: asked again within the turn, it plays the next move of that plan.
+    """
 
     def __init__(self, level_name: str = DEFAULT_LEVEL, seed: int = 0) -> None:
         self.level = level(level_name)
         self.seed = seed
         self.name = f"computer:{self.level.name}"
+        #: The turn planned last: the history it was planned after, and its moves.
+        self._planned: tuple[tuple[Move, ...], list[Move]] = ((), [])
 
     def settings(self, state: State) -> Settings:
         plies = PLAYOUT_PLIES.get(state.game.name, DEFAULT_PLAYOUT_PLIES)
         return Settings(self.level.simulations, playout_plies=plies)
 
     def choose(self, state: State) -> Move:
+        before, moves = self._planned
+        done = len(state.history) - len(before)
+        if 0 < done < len(moves) and tuple(state.history) == (*before, *moves[:done]):
+            return moves[done]
+        moves = self.plan(state)
+        self._planned = (tuple(state.history), moves)
+        return moves[0]
+
+    def plan(self, state: State) -> list[Move]:
+        """The moves the player to move makes for the rest of the turn: until another player (or the
+        dice) is to move, or the game ends; one move in a puzzle, whose one player never hands over.
+
+        Each move continues the tree grown for the one before (the subtree of the move played), so
+        the whole turn costs little more than its first move.  The state is left as it was.
+        """
         player = state.current_player
         if player in (CHANCE, TERMINAL):
             raise ValueError("the computer chooses at a player's decision, not at a dice roll or the end")
         rng = random.Random(self._seed_for(state, player))
         settings = self.settings(state)
-        if not hidden.hides_values(state):
-            return best_move(state, settings, rng)
-        return self._vote(state, player, settings, rng)
+        moves: list[Move] = []
+        root: Node | None = None  # the tree grown so far for the position reached
+        try:
+            while state.current_player == player and not (moves and state.game.num_players == 1):
+                if hidden.hides_values(state):
+                    move = self._vote(state, player, settings, random.Random(self._seed_for(state, player)))
+                else:
+                    legal = list(state.legal_moves)
+                    if len(legal) > 1:
+                        root = search(state, settings, rng, root=root)
+                        move = root.best_child().move  # type: ignore[assignment]
+                    else:
+                        move = legal[0]
+                    root = next((child for child in root.children or () if child.move == move), None) if root else None
+                moves.append(move)
+                state.push(move)
+        finally:
+            for _ in moves:
+                state.pop()
+        return moves
 
     def _vote(self, state: State, player: int, settings: Settings, rng: random.Random) -> Move:
         """Search ``SAMPLES`` positions the seat cannot tell apart and play the move tried most in all."""
@@ -77,18 +115,5 @@ class Computer:
 
 
 def plan_turn(state: State, level_name: str = DEFAULT_LEVEL, seed: int = 0) -> list[Move]:
-    """The moves the player to move makes for the rest of the turn: until another player (or the
-    dice) is to move, or the game ends; one move in a puzzle, whose one player never hands over.
-    The state is left as it was."""
-    computer = Computer(level_name, seed)
-    player = state.current_player
-    moves: list[Move] = []
-    try:
-        while state.current_player == player and not (moves and state.game.num_players == 1):
-            move = computer.choose(state)
-            moves.append(move)
-            state.push(move)
-    finally:
-        for _ in moves:
-            state.pop()
-    return moves
+    """The moves the player to move makes for the rest of the turn (``Computer.plan``)."""
+    return Computer(level_name, seed).plan(state)

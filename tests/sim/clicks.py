@@ -231,26 +231,31 @@ class Player:
         self.act({"type": "button", "name": "confirm"})
 
     def check(self, move: Move) -> None:
-        """The daemon took ``move`` and then only rolls of the dice; the board shows the new position."""
+        """The daemon took ``move`` and then only what it makes by itself; the board shows the new position."""
         session, reference = self.session, self.reference
-        history = session.daemon.state.history[self.start:]
-        self._follow_rolls(history)
+        self.catch_up()
         done = len(reference.history)
         reference.push(move)
-        self._follow_rolls(history)
+        self.catch_up()
+        history = session.daemon.state.history[self.start:]
         assert history[done:] == reference.history[done:], (
             f"wanted {move}; the daemon: {session.daemon.status_text()}; took {[str(m) for m in history[done:]]}")
         assert not session.hand, f"pieces left in hand: {session.hand}"
         expected = {loc: piece for loc, piece in reference.contents().items() if piece is not None}
         assert dict(session.mock.contents) == expected
 
-    def _follow_rolls(self, history: Sequence[Move]) -> None:
-        """The daemon's rolls at the reference's chance nodes."""
-        reference = self.reference
-        while reference.is_chance_node() and len(history) > len(reference.history):
-            roll = history[len(reference.history)]
-            assert roll in [outcome for outcome, _ in reference.chance_outcomes()], f"{roll} is not a roll on offer"
-            reference.push(roll)
+    def catch_up(self) -> None:
+        """Follow the moves the daemon made by itself: rolls, and a computer's steps with nothing to carry
+        out (Over-Pass's end)."""
+        reference, seats = self.reference, self.session.daemon.seats
+        history = self.session.daemon.state.history[self.start:]
+        while len(history) > len(reference.history):
+            move = history[len(reference.history)]
+            if reference.is_chance_node():
+                assert move in [outcome for outcome, _ in reference.chance_outcomes()], f"{move} is not a roll on offer"
+            elif not seats[reference.current_player].computer or reference.footprint(move).changes:
+                return
+            reference.push(move)
 
 
 Score = Callable[[State, Move], tuple[float, ...]]

@@ -60,12 +60,12 @@ def play_against_the_computer(session: SimSession, clock: ManualClock, plies: in
         mover = state.current_player
         if session.daemon.seats[mover].computer:
             await_computer(session, player)
-            view = session.view()
-            assert view["thinking"] is False and view["decided"]["by"] == "computer"
             carry = session.daemon.carry
-            if carry is None:  # made by itself: nothing to carry out
-                player.reference.push(state.history[-1])
+            if carry is None:  # made by itself, with nothing to carry out (the turn may have ended with it)
+                player.catch_up()
             else:
+                view = session.view()
+                assert view["thinking"] is False and view["decided"]["by"] == "computer"
                 assert "(computer)" in view["status"] and f": {carry.move}" in view["status"]
                 player.make(carry.move)
             made += 1
