@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.ai.evaluate import Values, evaluate
@@ -32,6 +32,8 @@ class Settings:
     uct_c: float = 1.4
     #: Playout steps before the position is scored by the evaluation instead of played out.
     playout_plies: int = 200
+    #: How a playout picks its moves: ``state.random_move`` unless a game's random play says too little.
+    playout_move: Callable[[State, random.Random], Move] | None = None
 
 
 class Node:
@@ -70,7 +72,20 @@ def search(state: State, settings: Settings, rng: random.Random, evaluator: Eval
     return root
 
 
-def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, evaluator: Evaluator) -> None:
+def search_dealt(deals: Sequence[State], settings: Settings, rng: random.Random,
+                 evaluator: Evaluator = evaluate) -> Node:
+    """Information-set search, after OpenSpiel's ``ismcts.py``: one tree of moves grown over several
+    positions a seat cannot tell apart (``deals``, each left unchanged), walked in turn, one per
+    simulation.  Deals may part later in the tree (a revealed value sends a token home in one, back
+    in another): a walk passes over the moves not legal in its deal and adds those new to the tree."""
+    root = Node(None, deals[0].current_player)
+    for number in range(settings.simulations):
+        _simulate(deals[number % len(deals)], root, settings, rng, evaluator, dealt=True)
+    return root
+
+
+def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, evaluator: Evaluator,
+              dealt: bool = False) -> None:
     node, path = root, [root]
     try:
         while True:
@@ -84,17 +99,19 @@ def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, 
                 child = node.outcomes.get(move)
                 if child is None:
                     child = node.outcomes[move] = Node(move, CHANCE)
-            else:
+            elif not dealt:
                 if node.children is None:
                     node.children = [Node(move, player) for move in state.legal_moves]
                     rng.shuffle(node.children)
                 child = _select(node, settings.uct_c)
+            else:
+                child = _select_dealt(node, state, player, settings.uct_c, rng)
             state.push(child.move)  # type: ignore[arg-type]
             path.append(child)
             node = child
             if child.visits == 0:
                 break
-        values = _playout(state, settings.playout_plies, rng, evaluator)
+        values = _playout(state, settings, rng, evaluator)
     finally:
         for _ in range(len(path) - 1):
             state.pop()
@@ -104,9 +121,10 @@ def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, 
             visited.total += values[visited.mover]
 
 
-def _select(node: Node, uct_c: float) -> Node:
-    """An untried move first (in the tree's shuffled order), else the best upper confidence bound."""
-    children = node.children
+def _select(node: Node, uct_c: float, allowed: set[Move] | None = None) -> Node:
+    """An untried move first (in the tree's shuffled order), else the best upper confidence bound;
+    among the ``allowed`` moves only, where given."""
+    children = node.children if allowed is None else [c for c in node.children or () if c.move in allowed]
     assert children
     log_n = math.log(node.visits) if node.visits else 0.0
     best, best_score = children[0], -math.inf
@@ -119,14 +137,32 @@ def _select(node: Node, uct_c: float) -> Node:
     return best
 
 
-def _playout(state: State, plies: int, rng: random.Random, evaluator: Evaluator) -> Values:
-    """Random steps until the end or the cut-off, scored, and every step taken back."""
+def _select_dealt(node: Node, state: State, player: int, uct_c: float, rng: random.Random) -> Node:
+    """``_select`` among the moves legal in this deal, the tree's children gaining any it lacks."""
+    legal = list(state.legal_moves)
+    if node.children is None:
+        node.children = [Node(move, player) for move in legal]
+        rng.shuffle(node.children)
+    else:
+        known = {child.move for child in node.children}
+        node.children.extend(Node(move, player) for move in legal if move not in known)
+    allowed = set(legal)
+    return _select(node, uct_c, allowed if len(allowed) < len(node.children) else None)
+
+
+def _playout(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator) -> Values:
+    """Steps of the playout policy until the end or the cut-off, scored, and every step taken back."""
     pushed = 0
+    pick = settings.playout_move or _random_move
     try:
-        while pushed < plies and state.current_player != TERMINAL:
-            state.push(state.random_move(rng))
+        while pushed < settings.playout_plies and state.current_player != TERMINAL:
+            state.push(pick(state, rng))
             pushed += 1
         return evaluator(state)
     finally:
         for _ in range(pushed):
             state.pop()
+
+
+def _random_move(state: State, rng: random.Random) -> Move:
+    return state.random_move(rng)

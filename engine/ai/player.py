@@ -1,9 +1,9 @@
 """The computer as a player: a level, a seed, and a move for any position it is asked about.
 
 ``Computer.plan`` searches from the position as its seat sees it, for the rest of the
-turn: where the rules hide values (Pawns Crossing) it searches several sampled positions
-consistent with that view and adds up their votes, so it never plays from values it could
-not know.  The random numbers of a plan come from the seed and the seat's view of the
+turn: where the rules hide values (Pawns Crossing) one search walks several positions
+dealt consistent with that view (information-set search), so it never plays from values
+it could not know.  The random numbers of a plan come from the seed and the seat's view of the
 position planned from alone: the same position and seed give the same plan, whatever came
 before and in whatever process it runs.
 """
@@ -13,16 +13,16 @@ from __future__ import annotations
 import json
 import random
 import zlib
-from collections import Counter
 from typing import Protocol
 
 from engine.ai import hidden
 from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_PLAYOUT_PLIES, PLAYOUT_PLIES, level
-from engine.ai.mcts import Node, Settings, search
+from engine.ai.mcts import Node, Settings, search, search_dealt
+from engine.ai.playout import playout_move
 from engine.core import CHANCE, TERMINAL, Move, State
 
-#: Sampled positions a decision is spread over where values are hidden.
-SAMPLES = 4
+#: Positions a decision's search walks in turn where values are hidden, each dealt from the seat's view.
+DEALS = 16
 
 
 class Player(Protocol):
@@ -50,8 +50,9 @@ class Computer:
         self._planned: tuple[tuple[Move, ...], list[Move]] = ((), [])
 
     def settings(self, state: State) -> Settings:
-        plies = PLAYOUT_PLIES.get(state.game.name, DEFAULT_PLAYOUT_PLIES)
-        return Settings(self.level.simulations, playout_plies=plies)
+        name = state.game.name
+        return Settings(self.level.simulations, playout_plies=PLAYOUT_PLIES.get(name, DEFAULT_PLAYOUT_PLIES),
+                        playout_move=playout_move(name))
 
     def choose(self, state: State) -> Move:
         before, moves = self._planned
@@ -79,7 +80,7 @@ class Computer:
         try:
             while state.current_player == player and not (moves and state.game.num_players == 1):
                 if hidden.hides_values(state):
-                    move = self._vote(state, player, settings, random.Random(self._seed_for(state, player)))
+                    move = self._search_deals(state, player, settings, random.Random(self._seed_for(state, player)))
                 else:
                     legal = list(state.legal_moves)
                     if len(legal) > 1:
@@ -95,17 +96,14 @@ class Computer:
                 state.pop()
         return moves
 
-    def _vote(self, state: State, player: int, settings: Settings, rng: random.Random) -> Move:
-        """Search ``SAMPLES`` positions the seat cannot tell apart and play the move tried most in all."""
-        share = Settings(max(1, settings.simulations // SAMPLES), settings.uct_c, settings.playout_plies)
-        votes: Counter[str] = Counter()
-        for _ in range(SAMPLES):
-            sampled = hidden.sample(state, player, rng)
-            root = search(sampled, share, rng)
-            for child in root.children or ():
-                votes[str(child.move)] += child.visits
-        chosen = max(sorted(votes), key=lambda text: votes[text])
-        return state.parse_move(chosen)
+    def _search_deals(self, state: State, player: int, settings: Settings, rng: random.Random) -> Move:
+        """The move tried most by one search over ``DEALS`` positions the seat cannot tell apart."""
+        legal = list(state.legal_moves)
+        if len(legal) == 1:
+            return legal[0]
+        deals = [hidden.sample(state, player, rng) for _ in range(DEALS)]
+        chosen = search_dealt(deals, settings, rng).best_child().move
+        return state.parse_move(str(chosen))
 
     def _seed_for(self, state: State, player: int) -> int:
         """The decision's seed: this computer's, mixed with the position as the seat sees it."""

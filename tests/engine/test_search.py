@@ -12,7 +12,8 @@ from engine.ai.baselines import GreedyPlayer
 from engine.ai.evaluate import evaluate
 from engine.ai.hidden import sample
 from engine.ai.levels import LEVELS, level
-from engine.ai.mcts import Settings, search
+from engine.ai.mcts import Settings, search, search_dealt
+from engine.ai.playout import playout_move
 from engine.ai.player import Computer, plan_turn
 from engine.core import CHANCE
 from engine.games.squareoff import SquareOff
@@ -80,6 +81,62 @@ def test_chance_nodes_are_sampled_and_values_are_per_seat():
     # Below the end of the turn the dice are rolled: the tree's chance nodes hold sampled rolls.
     chance = [node for child in root.children for node in (child.outcomes or {}).values()]
     assert all(node.mover == CHANCE for node in chance)
+
+
+def test_a_continued_search_runs_only_the_simulations_its_tree_lacks():
+    state = random_position("squareoff", {}, 12, 2)
+    rng = random.Random(0)
+    root = search(state, Settings(50), rng)
+    child = root.best_child()
+    kept = child.visits
+    state.push(child.move)
+    continued = search(state, Settings(kept + 30), rng, root=child)
+    state.pop()
+    assert continued is child and child.visits == kept + 30
+    assert search(state, Settings(40), rng, root=root).visits == 50, "a tree with enough visits is used as it is"
+
+
+def test_asked_move_by_move_the_computer_carries_out_the_turn_it_planned_at_its_start():
+    state = random_position("overpass", {"players": 2}, 10, 1)
+    planned = plan_turn(state, "easy", 3)
+    assert len(planned) > 1, "a turn of several moves"
+    computer, played = Computer("easy", 3), []
+    while len(played) < len(planned):
+        played.append(computer.choose(state))
+        state.push(played[-1])
+    assert played == planned
+
+
+def test_an_information_set_search_grows_one_tree_over_deals_that_differ():
+    first, second = random_position("squareoff", {}, 10, 1), random_position("squareoff", {}, 10, 8)
+    assert first.current_player == second.current_player
+    legal = [set(first.legal_moves), set(second.legal_moves)]
+    assert legal[0] != legal[1]
+    positions = [first.position(), second.position()]
+    root = search_dealt([first, second], Settings(120), random.Random(0))
+    assert [first.position(), second.position()] == positions, "the deals are left as found"
+    assert {child.move for child in root.children} == legal[0] | legal[1]
+    assert root.visits == 120 and sum(child.visits for child in root.children) == 120
+    for child in root.children:  # each move was only walked in a deal where it is legal
+        walked_in = [n for n, moves in enumerate(legal) if child.move in moves]
+        assert child.visits <= 60 * len(walked_in) + 1
+
+
+def test_pawns_crossing_playouts_mostly_roll_and_always_play_legal_moves():
+    pick = playout_move("pawns-crossing")
+    assert pick is not None and playout_move("hexover") is None
+    rng, rolls, chooses = random.Random(0), 0, 0
+    state = new_game("pawns-crossing")
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        move = pick(state, rng)
+        assert move in state.legal_moves
+        if state.phase == "choose":
+            chooses += 1
+            rolls += str(move) == "roll"
+        state.push(move)
+    assert chooses > 20 and rolls / chooses > 0.6
 
 
 def test_evaluations_lie_in_range_for_every_player():
