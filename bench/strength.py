@@ -17,16 +17,20 @@ from firmware_host.commands.arena import make_player
 
 #: (game, options, players, games, max plies)
 ROWS = [
-    ("hexover", {}, ["computer:normal", "random"], 10, 5000),
-    ("hexover", {}, ["computer:normal", "greedy"], 10, 5000),
-    ("mono-line", {}, ["computer:normal", "random"], 10, 5000),
-    ("mono-line", {}, ["computer:normal", "greedy"], 10, 5000),
-    ("squareoff", {}, ["computer:normal", "random"], 6, 5000),
-    ("squareoff", {}, ["computer:normal", "greedy"], 6, 5000),
+    ("hexover", {}, ["computer:normal", "random"], 30, 5000),
+    ("hexover", {}, ["computer:normal", "greedy"], 30, 5000),
+    ("mono-line", {}, ["computer:normal", "random"], 30, 5000),
+    ("mono-line", {}, ["computer:normal", "greedy"], 30, 5000),
+    ("squareoff", {}, ["computer:normal", "random"], 12, 5000),
+    ("squareoff", {}, ["computer:normal", "greedy"], 12, 5000),
     ("pawns-crossing", {}, ["computer:normal", "random"], 4, 3000),
-    ("overpass", {"players": 2}, ["computer:normal", "random"], 4, 3000),
-    ("groups-of-three", {}, ["computer:normal", "random"], 2, 4000),
-    ("overpass", {"players": 3}, ["computer:normal", "greedy", "greedy"], 3, 4000),
+    ("pawns-crossing", {}, ["computer:normal", "greedy"], 4, 3000),
+    ("overpass", {"players": 2}, ["computer:normal", "greedy"], 4, 4000),
+    ("groups-of-three", {}, ["computer:normal", "greedy"], 4, 6000),
+    ("overpass", {"players": 3}, ["computer:normal", "greedy", "greedy"], 3, 6000),
+    ("groups-of-three", {"players": 3}, ["computer:normal", "greedy", "greedy"], 3, 6000),
+    ("overpass", {"players": 2}, ["computer:normal", "random"], 4, 4000),
+    ("groups-of-three", {}, ["computer:normal", "random"], 4, 6000),
 ]
 
 

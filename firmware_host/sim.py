@@ -159,6 +159,11 @@ class SimSession:
         self.daemon.step()
         self._carry_out()
 
+    @property
+    def auto_busy(self) -> bool:
+        """Whether the auto hands are part way through the computer's step."""
+        return bool(self._auto_queue)
+
     def close(self) -> None:
         """The daemon closed: its computer's process stopped, its journal closed."""
         self.daemon.close()
