@@ -132,10 +132,29 @@ def _pawns_distances() -> tuple[dict[str, dict[str, int]], int]:
     return table, max(max(row.values()) for row in table.values())
 
 
+def _mono_line(state: State) -> list[float]:
+    """The placements each player still has: those on open intersections, twice for the ones only they may
+    take (a point only their own pieces see), each capped by the pieces they have left."""
+    from engine.games.pieces import seats
+
+    progress = []
+    for player, colours in enumerate(seats(2)):
+        supply = sum(state.supply(colour) for colour in colours)
+        open_points = state.open_points(player)
+        only_mine = open_points & ~state.open_points(1 - player)
+        progress.append((min(supply, open_points.bit_count()) + min(supply, only_mine.bit_count())) / MONO_SCALE)
+    return progress
+
+
+#: Placements that make a whole unit of Mono-Line progress: a player's twenty pieces, counted twice.
+MONO_SCALE = 40
+
+
 PROGRESS: dict[str, Callable[[State], list[float]]] = {
     "overpass": _overpass,
     "groups-of-three": _groups_of_three,
     "squareoff": _squareoff,
     "hexover": _hexover,
     "pawns-crossing": _pawns_crossing,
+    "mono-line": _mono_line,
 }

@@ -1,10 +1,15 @@
 """How playouts pick their moves, where uniform random play says too little about a game.
 
 A playout is the search's guess at how a position goes on: uniform random moves
-(``State.random_move``) unless a game's random play hides what matters.  In Pawns
-Crossing a turn is a roll, a pawn move or one of sixteen slides, and only the roll moves
-tokens: at random a player would roll one turn in thirty and no token would get far in
-a playout, so there a playout player rolls three turns in four.
+(``State.random_move``) unless a game's random play hides what matters.
+
+- Pawns Crossing: a turn is a roll, a pawn move or one of sixteen slides, and only the
+  roll moves tokens: at random a player would roll one turn in thirty and no token would
+  get far in a playout, so a playout player rolls three turns in four.
+- Mono-Line: the first player loses a game in which both place all their pieces, so
+  the game is won by blocking, and random placements block nothing in particular.  Every
+  other placement of a playout takes the open intersection whose lines close the most
+  intersections still open to the opponent.
 """
 
 from __future__ import annotations
@@ -28,8 +33,39 @@ def _pawns_crossing(state: State, rng: random.Random) -> Move:
     return state.random_move(rng)
 
 
+#: The share of Mono-Line playout placements made at random rather than blocking the most.
+MONO_RANDOM = 0.5
+
+
+def _mono_line(state: State, rng: random.Random) -> Move:
+    from engine.games.mono_line import Place
+    from engine.games.pieces import seats
+
+    if state.pending is not None or state.conflict() or rng.random() < MONO_RANDOM:  # type: ignore[attr-defined]
+        return state.random_move(rng)
+    me = state.to_move  # type: ignore[attr-defined]
+    sight = state.game.sight  # type: ignore[attr-defined]
+    theirs = state.open_points(1 - me)  # type: ignore[attr-defined]
+    mine = state.open_points(me)  # type: ignore[attr-defined]
+    if not mine:  # only blocked placements left (the faithful and friendly modes allow them)
+        return state.random_move(rng)
+    best: list[int] = []
+    most = -1
+    while mine:
+        low = mine & -mine
+        point = low.bit_length() - 1
+        closed = (sight[point] & theirs).bit_count()
+        if closed > most:
+            best, most = [point], closed
+        elif closed == most:
+            best.append(point)
+        mine ^= low
+    colour = max(seats(2)[me], key=state.supply)  # type: ignore[attr-defined]
+    return Place(colour, state.game.locations[rng.choice(best)])
+
+
 #: Game name -> its playout policy, for the games that need one.
-POLICIES: dict[str, PlayoutMove] = {"pawns-crossing": _pawns_crossing}
+POLICIES: dict[str, PlayoutMove] = {"pawns-crossing": _pawns_crossing, "mono-line": _mono_line}
 
 
 def playout_move(game_name: str) -> PlayoutMove | None:

@@ -251,3 +251,37 @@ def shortest_path(start, goal):
     while came[path[-1]] != start:
         path.append(came[path[-1]])
     return path[::-1]
+
+
+def test_mono_line_evaluation_favours_the_player_who_blocks_more_of_the_board():
+    state = new_game("mono-line")
+    assert evaluate(state) == (0.0, 0.0)
+    game = state.game
+    # A piece on the most lines blocks the most intersections to the opponent: better than one on the fewest.
+    reach = {point: game.sight[game.index[point]].bit_count() for point in game.locations}
+    values = []
+    for point in (max(reach, key=reach.get), min(reach, key=reach.get)):
+        state.apply(f"black@{point}")
+        values.append(evaluate(state)[0])
+        state.pop()
+    assert values[0] > values[1] > 0
+
+
+@pytest.mark.parametrize("mode", ["strict", "faithful", "friendly"])
+def test_mono_line_playouts_play_legal_moves_and_mostly_block_the_most(mode):
+    pick, rng = playout_move("mono-line"), random.Random(1)
+    blocking = placements = 0
+    for _ in range(10):
+        state = new_game("mono-line", mode=mode)
+        while not state.is_terminal():
+            move = pick(state, rng)
+            assert move in state.legal_moves, (mode, move)
+            if state.pending is None and not state.conflict():
+                theirs, sight, index = state.open_points(1 - state.to_move), state.game.sight, state.game.index
+                closed = {p: (sight[index[p]] & theirs).bit_count() for p in state.game.locations
+                          if state.open_points(state.to_move) >> index[p] & 1}
+                placements += 1
+                blocking += closed.get(move.point, -1) == max(closed.values(), default=-1)
+            state.push(move)
+    if mode == "strict":  # elsewhere blocked placements and claims end many games early
+        assert blocking / placements > 0.5, "half the placements block the most, and random ones sometimes do"
