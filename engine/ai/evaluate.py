@@ -146,6 +146,12 @@ def _mono_line(state: State) -> list[float]:
     return progress
 
 
+def _full_house(state: State) -> list[float]:
+    """Pieces brought onto the board, of those the puzzle needs."""
+    target = state.game.target
+    return [(target - state.reserve[0]) / target]
+
+
 #: Placements that make a whole unit of Mono-Line progress: a player's twenty pieces, counted twice.
 MONO_SCALE = 40
 
@@ -157,4 +163,5 @@ PROGRESS: dict[str, Callable[[State], list[float]]] = {
     "hexover": _hexover,
     "pawns-crossing": _pawns_crossing,
     "mono-line": _mono_line,
+    "full-house": _full_house,
 }
