@@ -34,6 +34,8 @@ class Settings:
     playout_plies: int = 200
     #: How a playout picks its moves: ``state.random_move`` unless a game's random play says too little.
     playout_move: Callable[[State, random.Random], Move] | None = None
+    #: The moves the tree tries at a decision: every legal move unless a game narrows them.
+    candidates: Callable[[State], list[Move]] | None = None
 
 
 class Node:
@@ -101,11 +103,12 @@ def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, 
                     child = node.outcomes[move] = Node(move, CHANCE)
             elif not dealt:
                 if node.children is None:
-                    node.children = [Node(move, player) for move in state.legal_moves]
+                    moves = settings.candidates(state) if settings.candidates else state.legal_moves
+                    node.children = [Node(move, player) for move in moves]
                     rng.shuffle(node.children)
                 child = _select(node, settings.uct_c)
             else:
-                child = _select_dealt(node, state, player, settings.uct_c, rng)
+                child = _select_dealt(node, state, player, settings, rng)
             state.push(child.move)  # type: ignore[arg-type]
             path.append(child)
             node = child
@@ -137,9 +140,9 @@ def _select(node: Node, uct_c: float, allowed: set[Move] | None = None) -> Node:
     return best
 
 
-def _select_dealt(node: Node, state: State, player: int, uct_c: float, rng: random.Random) -> Node:
+def _select_dealt(node: Node, state: State, player: int, settings: Settings, rng: random.Random) -> Node:
     """``_select`` among the moves legal in this deal, the tree's children gaining any it lacks."""
-    legal = list(state.legal_moves)
+    legal = settings.candidates(state) if settings.candidates else list(state.legal_moves)
     if node.children is None:
         node.children = [Node(move, player) for move in legal]
         rng.shuffle(node.children)
@@ -147,7 +150,7 @@ def _select_dealt(node: Node, state: State, player: int, uct_c: float, rng: rand
         known = {child.move for child in node.children}
         node.children.extend(Node(move, player) for move in legal if move not in known)
     allowed = set(legal)
-    return _select(node, uct_c, allowed if len(allowed) < len(node.children) else None)
+    return _select(node, settings.uct_c, allowed if len(allowed) < len(node.children) else None)
 
 
 def _playout(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator) -> Values:

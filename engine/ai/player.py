@@ -17,6 +17,7 @@ from typing import Protocol
 
 from engine.ai import hidden
 from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_PLAYOUT_PLIES, PLAYOUT_PLIES, level
+from engine.ai.candidates import candidates
 from engine.ai.mcts import Node, Settings, search, search_dealt
 from engine.ai.playout import playout_move
 from engine.core import CHANCE, TERMINAL, Move, State
@@ -52,7 +53,7 @@ class Computer:
     def settings(self, state: State) -> Settings:
         name = state.game.name
         return Settings(self.level.simulations, playout_plies=PLAYOUT_PLIES.get(name, DEFAULT_PLAYOUT_PLIES),
-                        playout_move=playout_move(name))
+                        playout_move=playout_move(name), candidates=candidates(name))
 
     def choose(self, state: State) -> Move:
         before, moves = self._planned

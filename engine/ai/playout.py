@@ -39,29 +39,15 @@ MONO_RANDOM = 0.5
 
 def _mono_line(state: State, rng: random.Random) -> Move:
     from engine.games.mono_line import Place
-    from engine.games.pieces import seats
 
     if state.pending is not None or state.conflict() or rng.random() < MONO_RANDOM:  # type: ignore[attr-defined]
         return state.random_move(rng)
-    me = state.to_move  # type: ignore[attr-defined]
-    sight = state.game.sight  # type: ignore[attr-defined]
-    theirs = state.open_points(1 - me)  # type: ignore[attr-defined]
-    mine = state.open_points(me)  # type: ignore[attr-defined]
-    if not mine:  # only blocked placements left (the faithful and friendly modes allow them)
+    closing = state.closing()  # type: ignore[attr-defined]
+    if not closing:  # only blocked placements left (the faithful and friendly modes allow them)
         return state.random_move(rng)
-    best: list[int] = []
-    most = -1
-    while mine:
-        low = mine & -mine
-        point = low.bit_length() - 1
-        closed = (sight[point] & theirs).bit_count()
-        if closed > most:
-            best, most = [point], closed
-        elif closed == most:
-            best.append(point)
-        mine ^= low
-    colour = max(seats(2)[me], key=state.supply)  # type: ignore[attr-defined]
-    return Place(colour, state.game.locations[rng.choice(best)])
+    most = max(count for _, count in closing)
+    point = rng.choice([point for point, count in closing if count == most])
+    return Place(state.placing_colour(), state.game.locations[point])  # type: ignore[attr-defined]
 
 
 #: Game name -> its playout policy, for the games that need one.

@@ -174,6 +174,25 @@ class MonoLineState(State):
         """Bitset of the empty intersections ``player`` may place on without being blocked."""
         return self.empty_points() & ~self.sight[1 - player]
 
+    def closing(self) -> list[tuple[int, int]]:
+        """(intersection index, how many intersections still open to the opponent a piece there would
+        close) for every intersection open to the player to move."""
+        sight = self.game.sight
+        theirs = self.open_points(1 - self.to_move)
+        mine = self.open_points(self.to_move)
+        counts = []
+        while mine:
+            low = mine & -mine
+            point = low.bit_length() - 1
+            counts.append((point, (sight[point] & theirs).bit_count()))
+            mine ^= low
+        return counts
+
+    def placing_colour(self) -> str:
+        """The colour of the player to move with the most pieces left (the colour of a placement changes
+        nothing but which supply it draws on)."""
+        return max(seats(2)[self.to_move], key=self.supply)
+
     def can_place(self, player: int) -> bool:
         return bool(self.open_points(player)) and any(self.supply(c) for c in seats(2)[player])
 

@@ -9,6 +9,7 @@ import pytest
 
 from engine import new_game
 from engine.ai.baselines import GreedyPlayer
+from engine.ai.candidates import MONO_LINE, candidates
 from engine.ai.evaluate import evaluate
 from engine.ai.hidden import sample
 from engine.ai.levels import LEVELS, level
@@ -285,3 +286,15 @@ def test_mono_line_playouts_play_legal_moves_and_mostly_block_the_most(mode):
             state.push(move)
     if mode == "strict":  # elsewhere blocked placements and claims end many games early
         assert blocking / placements > 0.5, "half the placements block the most, and random ones sometimes do"
+
+
+def test_mono_line_search_tries_the_placements_that_close_the_most_once_each():
+    state = random_position("mono-line", {}, 6, 2)
+    tried = candidates("mono-line")(state)
+    assert candidates("hexover") is None
+    assert 0 < len(tried) <= MONO_LINE and all(move in state.legal_moves for move in tried)
+    assert len({move.point for move in tried}) == len(tried), "one colour per intersection"
+    closing = dict(state.closing())
+    kept = [closing[state.game.index[move.point]] for move in tried]
+    assert min(kept) >= max(count for point, count in closing.items()
+                            if state.game.locations[point] not in {move.point for move in tried})

