@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 from morris import capturing, flying, notation, point_map  # bench/morris.py, beside this script
+
 from engine.ai.levels import level
 from engine.ai.player import Computer
 from engine.games.squareoff import SquareOff

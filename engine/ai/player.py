@@ -3,9 +3,9 @@
 ``Computer.plan`` searches from the position as its seat sees it, for the rest of the
 turn: where the rules hide values (Pawns Crossing) one search walks several positions
 dealt consistent with that view (information-set search), so it never plays from values
-it could not know.  The random numbers of a plan come from the seed and the seat's view of the
-position planned from alone: the same position and seed give the same plan, whatever came
-before and in whatever process it runs.
+it could not know.  The random numbers of a plan come from the seed and the seat's view
+of the position planned from alone: the same position and seed give the same plan,
+whatever came before and in whatever process it runs.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import zlib
 from typing import Protocol
 
 from engine.ai import hidden
-from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_PLAYOUT_PLIES, PLAYOUT_PLIES, level
 from engine.ai.candidates import candidates
+from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_PLAYOUT_PLIES, PLAYOUT_PLIES, level
 from engine.ai.mcts import Node, Settings, search, search_dealt
 from engine.ai.playout import playout_move
 from engine.core import CHANCE, TERMINAL, Move, State
@@ -68,8 +68,8 @@ class Computer:
         """The moves the player to move makes for the rest of the turn: until another player (or the
         dice) is to move, or the game ends; one move in a puzzle, whose one player never hands over.
 
-        Each move continues the tree grown for the one before (the subtree of the move played), so
-        the whole turn costs little more than its first move.  The state is left as it was.
+        Each move continues the tree grown for the one before (the subtree of the move played): only
+        the simulations that subtree lacks are run.  The state is left as it was.
         """
         player = state.current_player
         if player in (CHANCE, TERMINAL):

@@ -14,8 +14,8 @@ from engine.ai.evaluate import evaluate
 from engine.ai.hidden import sample
 from engine.ai.levels import LEVELS, level
 from engine.ai.mcts import Settings, search, search_dealt
-from engine.ai.playout import playout_move
 from engine.ai.player import Computer, plan_turn
+from engine.ai.playout import playout_move
 from engine.core import CHANCE
 from engine.games.squareoff import SquareOff
 from engine.registry import GAMES
