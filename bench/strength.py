@@ -29,6 +29,8 @@ ROWS = [
     ("groups-of-three", {}, ["computer:normal", "greedy"], 4, 6000),
     ("overpass", {"players": 3}, ["computer:normal", "greedy", "greedy"], 3, 6000),
     ("groups-of-three", {"players": 3}, ["computer:normal", "greedy", "greedy"], 3, 6000),
+    ("overpass", {"players": 4}, ["computer:normal", "greedy", "greedy", "greedy"], 4, 8000),
+    ("groups-of-three", {"players": 4}, ["computer:normal", "greedy", "greedy", "greedy"], 4, 8000),
     ("overpass", {"players": 2}, ["computer:normal", "random"], 4, 4000),
     ("groups-of-three", {}, ["computer:normal", "random"], 4, 6000),
 ]

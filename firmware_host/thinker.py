@@ -6,11 +6,13 @@ that is no longer on the board is dropped: asking another while the worker is bu
 stops that worker and starts a fresh one.  A worker that dies is started again at the
 next question, and its death is reported as the answer's error.  A worker whose daemon
 was killed (SIGKILL, a power cut of the process) ends by itself within ``PARENT_CHECK_S``.
+The worker runs at a lower priority than the daemon (``NICENESS``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +21,8 @@ from typing import Any
 CONTEXT = multiprocessing.get_context("spawn")
 #: How often an idle worker checks that the daemon that started it is still there (seconds).
 PARENT_CHECK_S = 1.0
+#: The worker's niceness added to the daemon's: on a Raspberry Pi's four cores the scan loop comes first.
+NICENESS = 10
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,7 @@ def _work(questions: Any, answers: Any) -> None:
     """The worker's loop: answer each question; end when the daemon is gone (killed, it sends nothing)."""
     from engine.ai.player import plan_turn
     from engine.registry import state_from_json
+    os.nice(NICENESS)
     daemon = multiprocessing.parent_process()
     while True:
         try:

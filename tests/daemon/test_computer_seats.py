@@ -3,6 +3,7 @@ process, carried out by a person's hands as the LEDs show it, and only that move
 
 from __future__ import annotations
 
+import os
 import random
 import time
 
@@ -11,6 +12,7 @@ import pytest
 from engine.registry import game_class
 from firmware_host.presenter import PALETTE
 from firmware_host.seats import Seat, parse_seat, parse_seats
+from firmware_host.thinker import NICENESS
 from firmware_host.tracker import Status
 from hal.mock import Noise
 
@@ -95,6 +97,8 @@ def test_the_scan_loop_keeps_running_while_the_computer_thinks(tables, hands, tm
     try:
         # Every step returned while the worker searched: none of them waited for it.
         assert steps >= 2 and not daemon.thinker.busy
+        worker = daemon.thinker._process.pid
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, os.nice(0) + NICENESS), "the worker yields"
     finally:
         daemon.close()
 
