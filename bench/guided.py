@@ -10,7 +10,7 @@ game's, or the first move after which it was not (at rest, nothing left to do). 
 where the lights and the status left the person with nothing to do prints LOST and why.
 With ``--against LEVEL`` the other seats (a puzzle's only seat) are the computer's at that
 level, its moves carried out by the simulator's auto hands while the person waits: whole
-games against the computer.  The test suite plays the same person through each game's
+games against the computer (the board time then leaves out the computer's thinking).  The test suite plays the same person through each game's
 first moves (``tests/sim/test_led_guided.py``); this plays the long ones to the end.
 """
 
@@ -81,7 +81,10 @@ def main() -> None:
                 out_of_step = None
                 try:
                     while len(state.history) < args.limit:
-                        if computer_to_move(session):
+                        if computer_to_move(session) and session.daemon.thinker.busy:
+                            time.sleep(0.002)  # the computer thinks: the loop runs, no board time passes
+                            session.step()
+                        elif computer_to_move(session):
                             person.run(0.1)  # the auto hands carry out the computer's move
                         elif not person.act():
                             break
