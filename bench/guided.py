@@ -1,6 +1,6 @@
 """Every game played to its end on the simulator by a person who reads only the LEDs and the status.
 
-    python bench/guided.py [--seeds 3] [--limit 20000] [--against LEVEL] [GAME ...]
+    python bench/guided.py [--seeds 3] [--limit 20000] [--against LEVEL] [--option KEY=VALUE] [GAME ...]
 
 The person is ``tests/sim/led_person.py``'s ``LedPerson``: it knows the LED legend, reads
 the status line, and chooses at random among what they offer; it never asks the engine
@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.registry import available_games, game_class  # noqa: E402
+from firmware_host.commands.arena import game_options  # noqa: E402
 from firmware_host.sim import SimSession  # noqa: E402
 from hal.clock import ManualClock  # noqa: E402
 from tests.sim.led_person import LedPerson, Lost  # noqa: E402
@@ -45,11 +46,11 @@ def in_step(session: SimSession) -> bool:
     return board == {loc: piece for loc, piece in daemon.state.contents().items() if piece}
 
 
-def seats(name: str, level: str | None) -> list[str] | None:
+def seats(name: str, options: dict, level: str | None) -> list[str] | None:
     """A person in the first seat and the computer at ``level`` in the others (a puzzle: the computer)."""
     if level is None:
         return None
-    players = game_class(name)().num_players
+    players = game_class(name)(**options).num_players
     computer = f"computer:{level}"
     return [computer] if players == 1 else ["human"] + [computer] * (players - 1)
 
@@ -67,21 +68,25 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--limit", type=int, default=20000, help="moves after which a game is left unfinished")
     parser.add_argument("--against", metavar="LEVEL", help="the other seats are the computer's at this level")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option")
     args = parser.parse_args()
+    options = game_options(args.option)
     print(f"{'game':16} {'seed':>4} {'moves':>6} {'actions':>8} {'board min':>9} {'wall s':>7}  result")
     for name in args.games:
         for seed in range(args.seeds):
             with tempfile.TemporaryDirectory() as folder:
                 clock = ManualClock()
-                session = SimSession(name, {}, journal=Path(folder) / "journal.sqlite3", clock=clock, seed=seed,
-                                     seats=seats(name, args.against), auto=bool(args.against))
+                session = SimSession(name, options, journal=Path(folder) / "journal.sqlite3", clock=clock, seed=seed,
+                                     seats=seats(name, options, args.against), auto=bool(args.against))
                 person = LedPerson(session, clock, seed=seed)
                 started = time.perf_counter()
                 state = session.daemon.state
                 out_of_step = None
                 try:
                     while len(state.history) < args.limit:
-                        if computer_to_move(session) and session.daemon.thinker.busy:
+                        if session.daemon.state.is_chance_node() and not session.daemon.left_to_do:
+                            person.run(0.05)  # the dice are rolled for whoever's turn it is
+                        elif computer_to_move(session) and session.daemon.thinker.busy:
                             time.sleep(0.002)  # the computer thinks: the loop runs, no board time passes
                             session.step()
                         elif computer_to_move(session):

@@ -11,13 +11,15 @@ against ours on Square Off, the same game until a player is down to three pieces
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 import time
 
+from engine.ai.hidden import hides_values, sample
 from engine.ai.levels import LEVELS
-from engine.ai.mcts import Settings, search
-from engine.ai.player import Computer
+from engine.ai.mcts import Settings, search, search_dealt
+from engine.ai.player import DEALS, Computer
 from engine.registry import GAMES, new_game
 
 SIMULATIONS = 200
@@ -36,9 +38,14 @@ def position(name: str, plies: int, seed: int = 1):
 
 
 def simulations_per_second(state) -> float:
-    settings = Computer().settings(state)
+    """Simulations per second of the default level's search (its playouts, evaluation and candidates)."""
+    settings = dataclasses.replace(Computer().settings(state), simulations=SIMULATIONS)
     start = time.perf_counter()
-    search(state, Settings(SIMULATIONS, playout_plies=settings.playout_plies), random.Random(0))
+    if hides_values(state):
+        deals = [sample(state, state.current_player, random.Random(n)) for n in range(DEALS)]
+        search_dealt(deals, settings, random.Random(0))
+    else:
+        search(state, settings, random.Random(0))
     return SIMULATIONS / (time.perf_counter() - start)
 
 
