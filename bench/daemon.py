@@ -1,6 +1,6 @@
 """Benchmarks of the board daemon on the mock HAL; prints figures, asserts nothing.
 
-    /work/venv/bin/python bench/daemon.py [--samples 2000]
+    .venv/bin/python bench/daemon.py [--samples 2000] [--only latency idle thinking start]
 
 - latency: a sensor change to the LED frame ready (one ``Daemon.step`` that sees the
   change), Over-Pass with 40 pieces and ~500 legal moves; and a move's acceptance
@@ -236,12 +236,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=2000, help="sensor changes to time (default 2000)")
     parser.add_argument("--idle-seconds", type=float, default=5.0, help="how long to measure idle CPU (default 5)")
+    parser.add_argument("--only", choices=["latency", "idle", "thinking", "start"], nargs="+",
+                        help="only these measurements")
     args = parser.parse_args()
+    chosen = set(args.only or ("latency", "idle", "thinking", "start"))
     with tempfile.TemporaryDirectory() as folder:
-        latency(args.samples, Path(folder))
-        idle_cpu(args.idle_seconds, Path(folder))
-        while_thinking(Path(folder))
-        start_to_ready(Path(folder))
+        if "latency" in chosen:
+            latency(args.samples, Path(folder))
+        if "idle" in chosen:
+            idle_cpu(args.idle_seconds, Path(folder))
+        if "thinking" in chosen:
+            while_thinking(Path(folder))
+        if "start" in chosen:
+            start_to_ready(Path(folder))
 
 
 if __name__ == "__main__":
