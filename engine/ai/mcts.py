@@ -1,13 +1,15 @@
 """Monte Carlo tree search over the State API, walking one state with push and pop.
 
-Each simulation descends the tree from the root by UCT, pushing the moves it walks; a
-chance node's outcome is sampled by its probability; the first new node met is added,
-then a playout of ``state.random_move`` steps runs until the game ends or a cut-off,
-where ``evaluate`` scores the position.  Every player's value is backed up to the nodes
-that player moved into, so each seat maximises its own return (2-4 players alike), and
-a player who moves several times in a row (a turn of steps under one roll) is searched
-as one plan.  Every push is popped before the simulation ends: the state is left as it
-was found.  After OpenSpiel's ``mcts.py``, without clones.
+Each simulation descends the tree from the root by UCT, pushing the moves it walks (the
+game's candidates where it narrows them); a chance node's outcome is sampled by its
+probability; the first new node met is added, then a playout (``state.random_move``
+steps, or the game's playout policy) runs until the game ends or a cut-off, where
+``evaluate`` scores the position.  Every player's value is backed up to the nodes that
+player moved into, so each seat maximises its own return (2-4 players alike), and a
+player who moves several times in a row (a turn of steps under one roll) is searched as
+one plan.  Every push is popped before the simulation ends: the state is left as it was
+found.  After OpenSpiel's ``mcts.py``, without clones; ``search_dealt`` is the
+information-set search of its ``ismcts.py`` for positions with hidden values.
 """
 
 from __future__ import annotations
