@@ -12,36 +12,20 @@ import sys
 import time
 from pathlib import Path
 
-from engine.registry import game_class
-from firmware_host.config import Hal, LoopConfig
-from firmware_host.daemon import Daemon
-from firmware_host.journal import Journal
 from firmware_host.seats import Seat
-from hal.clock import ManualClock
-from hal.dice import EnteredDice
-from hal.mock import MockBoard
-from wiring.model import straight_wiring
 
 
-def load_hands():
-    spec = importlib.util.spec_from_file_location("computer_kill_hands", Path(__file__).with_name("hands.py"))
+def load(name: str):
+    """A helper module beside this script (it runs alone, outside the test package)."""
+    spec = importlib.util.spec_from_file_location(f"computer_kill_{name}", Path(__file__).with_name(f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def main(journal_path: str) -> None:
-    game = game_class("squareoff")()
-    clock = ManualClock()
-    wiring = straight_wiring(game.board)
-    mock = MockBoard(wiring, clock=clock)
-    journal = Journal(journal_path)
-    resumed = journal.resume()
-    start = resumed if resumed is not None else game.new_initial_state()
-    mock.set_contents({loc: piece for loc, piece in start.contents().items() if piece})
-    daemon = Daemon(game, Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice()), wiring, journal, clock,
-                    loop=LoopConfig(debounce_ms=5, settle_ms=100), seats=(Seat(), Seat("computer", "easy")))
-    person = load_hands().Hands(daemon, mock, clock)
+    daemon, mock, clock = load("kill_target").resumed_table(journal_path, seats=(Seat(), Seat("computer", "easy")))
+    person = load("hands").Hands(daemon, mock, clock)
     if not daemon.state.history:
         person.play(daemon.state, daemon.state.parse_move("p1"))
     while daemon.carry is None:

@@ -33,8 +33,8 @@ def load_hands():
     return module
 
 
-def main(journal_path: str, seed: int, plies: int) -> None:
-    hands = load_hands()
+def resumed_table(journal_path: str, seats=()) -> tuple[Daemon, MockBoard, ManualClock]:
+    """A Square Off daemon on the mock board, resuming the journal's game with the pieces where they stood."""
     game = game_class(GAME)()
     clock = ManualClock()
     wiring = straight_wiring(game.board)
@@ -44,7 +44,13 @@ def main(journal_path: str, seed: int, plies: int) -> None:
     start = resumed if resumed is not None else game.new_initial_state()
     mock.set_contents({loc: piece for loc, piece in start.contents().items() if piece})
     daemon = Daemon(game, Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice()), wiring, journal, clock,
-                    loop=LoopConfig(debounce_ms=5, settle_ms=100))
+                    loop=LoopConfig(debounce_ms=5, settle_ms=100), seats=seats)
+    return daemon, mock, clock
+
+
+def main(journal_path: str, seed: int, plies: int) -> None:
+    hands = load_hands()
+    daemon, mock, clock = resumed_table(journal_path)
     person = hands.Hands(daemon, mock, clock, seed)
     while not daemon.state.is_terminal() and len(daemon.state.history) < plies:
         ply = len(daemon.state.history)
