@@ -416,10 +416,10 @@ class Daemon:
 
     def _position_changed(self, now: float, restoring: bool) -> None:
         self._hint = None
-        only = self._decided_step()
+        start, self._dice = self._turn_began()
+        only = self._decided_step(start)
         expectation = Expectation(self.state, self.wiring, self._takeback(), self.watched, only=only)
         self.tracker.expect(expectation, self.scanner.board(), now, restoring=restoring)
-        self._dice = self._turn_roll()
         turn = self.state.turn_piece()
         self._turn_colour = self.piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0)
         mine = frozenset(loc for loc, content in expectation.contents.items()
@@ -441,9 +441,10 @@ class Daemon:
         """The computer's step a person is to carry out now, if any (not a hint)."""
         return self._guide if self._decided is not None else None
 
-    def _decided_step(self) -> list[Move] | None:
+    def _decided_step(self, turn_start: int) -> list[Move] | None:
         """The moves the tracker may accept now: the computer's next step (none while it thinks),
-        or every legal move on a person's turn.  Asks the computer when its seat must decide."""
+        or every legal move on a person's turn.  Asks the computer, about the position at
+        ``turn_start``, when its seat must decide."""
         state, player = self.state, self.state.current_player
         self._guide = None
         computer = player not in (CHANCE, TERMINAL) and self.seats[player].computer
@@ -451,7 +452,7 @@ class Daemon:
         step = decided.step(self._history_text) if computer and decided and decided.player == player else None
         if step is None:
             self._decided = None
-            question = self._question("computer", self._turn_start()) if computer else None
+            question = self._question("computer", turn_start) if computer else None
             asked = self.thinker.asked
             if asked is not None and (question is None or asked.key != question.key):
                 self.thinker.cancel()
@@ -476,38 +477,27 @@ class Daemon:
         key = (by, player, ply, zlib.crc32(json.dumps(position, sort_keys=True).encode()))
         return Question(key, position, level or DEFAULT_LEVEL, self.seed)
 
-    def _turn_start(self) -> int:
-        """The ply where the current player's turn began: after the last move another player (or the dice)
-        made; in a puzzle, whose one player never hands over, every move is a turn."""
+    def _turn_began(self) -> tuple[int, str]:
+        """Where the current player's turn began: the ply after the last move another player (or the
+        dice) made, and that move if it was the player's roll ("roll 3+4"), else "".  In a puzzle, whose
+        one player never hands over, every move is a turn."""
         state, player = self.state, self.state.current_player
         if state.game.num_players == 1:
-            return len(state.history)
+            return len(state.history), ""
         popped: list[Move] = []
-        start = 0
-        while state.history:
-            popped.append(state.pop())
-            if state.current_player != player:
-                start = len(state.history) + 1
-                break
-        for move in reversed(popped):
-            state.push(move)
-        return start
-
-    def _turn_roll(self) -> str:
-        """The roll of the turn under way ("roll 3+4"); "" before the player to move has rolled."""
-        state = self.state
-        if state.current_player in (CHANCE, TERMINAL):
-            return ""
-        start = self._turn_start()
-        if start == 0:
-            return ""
-        later = [state.pop() for _ in range(len(state.history) - start + 1)]
+        start, roll = 0, ""
         try:
-            rolled = state.is_chance_node()
+            while state.history:
+                popped.append(state.pop())
+                if state.current_player != player:
+                    start = len(state.history) + 1
+                    if state.is_chance_node() and player not in (CHANCE, TERMINAL):
+                        roll = str(popped[-1])
+                    break
         finally:
-            for move in reversed(later):
+            for move in reversed(popped):
                 state.push(move)
-        return str(later[-1]) if rolled else ""
+        return start, roll
 
     def _hear_thinker(self, now: float) -> None:
         """Take the computer's answer, if one has come: a turn to carry out, or a hint to show."""
