@@ -2,51 +2,20 @@
 
 Pawns Crossing hides the value under every token from all but its owner until the
 token goes home.  A sample keeps everything the seat can see and deals the values it
-cannot see at random from those still unaccounted for in each colour (every colour's
-values are public: each destination rank, and a null with 3-4 players).  The real
-values are never read: the sample starts from ``position_seen_by``.
+cannot see at random from those still unaccounted for in each colour (``engine.hidden``).
+The real values are never read: the sample starts from what the seat sees.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter, defaultdict
-from collections.abc import Callable
 
 from engine.core import State
+from engine.hidden import deal_unseen, hides_values, seen_by
 
-Sampler = Callable[[State, int, random.Random], State]
-
-
-def _pawns_crossing(state: State, player: int, rng: random.Random) -> State:
-    from engine.games.pawns_setup import colour_of, token_values
-
-    seen = state.position_seen_by(player)  # type: ignore[attr-defined]
-    tokens = seen["tokens"]
-    public = token_values(state.game.board.equipment, len(seen["seats"]))  # type: ignore[attr-defined]
-    known: dict[str, Counter[int]] = defaultdict(Counter)
-    unknown: dict[str, list[str]] = defaultdict(list)
-    for token, entry in tokens.items():
-        if entry["value"] is None:
-            unknown[colour_of(token)].append(token)
-        else:
-            known[colour_of(token)][entry["value"]] += 1
-    for colour, hidden in unknown.items():
-        pool = list((Counter(public) - known[colour]).elements())
-        rng.shuffle(pool)
-        for token, value in zip(sorted(hidden), pool):
-            tokens[token]["value"] = value
-    return state.game.state_from_position(seen)
-
-
-#: Game name -> how to sample a position consistent with what a seat can see.
-SAMPLERS: dict[str, Sampler] = {"pawns-crossing": _pawns_crossing}
-
-
-def hides_values(state: State) -> bool:
-    return state.game.name in SAMPLERS
+__all__ = ["hides_values", "sample"]
 
 
 def sample(state: State, player: int, rng: random.Random) -> State:
     """A position ``player`` cannot tell from ``state``, its hidden values dealt at random."""
-    return SAMPLERS[state.game.name](state, player, rng)
+    return state.game.state_from_position(deal_unseen(state, seen_by(state, player), rng))
