@@ -15,6 +15,7 @@ waiting for the journal is tried again every ``JOURNAL_RETRY_S``.
 from __future__ import annotations
 
 import json
+import random
 import signal
 import time
 import zlib
@@ -24,12 +25,16 @@ from typing import Any
 
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.core import CHANCE, TERMINAL, Game, IllegalMoveError, Move, State, stack_pieces
+from engine.hidden import PUBLIC, deal_unseen, facts, learn, revealed, seen_by
+from engine.registry import state_from_json
 from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.decided import Decided, Guide
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
+from firmware_host.remote.participant import Participant
+from firmware_host.remote.protocol import MoveMessage, position_hash
 from firmware_host.scanner import Scanner
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.thinker import Answer, Question, Thinker
@@ -45,7 +50,8 @@ Subscriber = Callable[[dict[str, Any]], None]
 #: How often a settled move waiting for a journal that cannot be written is tried again (seconds).
 JOURNAL_RETRY_S = 1.0
 #: Each fault, in words for the status line; the first one present is the one the LEDs flash.
-FAULT_HEADS = {"sensors": "the board cannot see", "journal": "the journal cannot be written"}
+FAULT_HEADS = {"sensors": "the board cannot see", "journal": "the journal cannot be written",
+               "remote": "the remote game cannot go on"}
 #: A fault flashes the whole board in its colour for this long, then shows the usual picture as long.
 FAULT_FLASH_S = 0.5
 #: Times the computer is asked again about one position after its process failed, before giving up.
@@ -72,7 +78,8 @@ class Daemon:
     def __init__(self, state_or_game: State | Game, hal: Hal, wiring: Wiring, journal: Journal,
                  clock: Callable[[], float] = time.monotonic, *, loop: LoopConfig = DEFAULT_LOOP,
                  leds: LedSettings = DEFAULT_LEDS, notifier: Notifier | None = None,
-                 seats: tuple[Seat, ...] = (), hints: bool = True, seed: int = 0) -> None:
+                 seats: tuple[Seat, ...] = (), hints: bool = True, seed: int = 0,
+                 remote: Participant | None = None) -> None:
         self.hal = hal
         self.wiring = wiring
         self.journal = journal
@@ -85,6 +92,8 @@ class Daemon:
             raise ValueError(f"{len(seats)} seats for a game of {game.num_players} players: give one per player")
         #: Who decides each player's moves; the computer's come from another process.
         self.seats = tuple(seats) or (HUMAN,) * game.num_players
+        #: This board's part in a game played through a broker (its remote seats' moves arrive there).
+        self.remote = remote
         self.hints = hints
         self.seed = seed
         self.thinker = Thinker()
@@ -97,6 +106,8 @@ class Daemon:
         self.state = self._opening_state(state_or_game)
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
+        if remote is not None:
+            remote.outbox.update(self._published())
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -151,7 +162,9 @@ class Daemon:
         if self.hal.buttons is not None:
             for event in self.hal.buttons.events():
                 self.press(event.button, now)
-        if sees and self.state.is_chance_node():
+        if self.remote is not None:
+            self._hear_remote(now)
+        if sees and self.state.is_chance_node() and "remote" not in self.faults:
             self._roll(now)
         self._hear_thinker(now)
         carry = self.carry
@@ -162,7 +175,7 @@ class Daemon:
             self._todo = ()  # the next move has begun
             if self._hint is not None:
                 self._hint = self._guide = None
-        plan = self.tracker.poll(now) if sees else None
+        plan = self.tracker.poll(now) if sees and "remote" not in self.faults else None
         if plan is not None and now >= self._journal_retry_at:
             self._accept(plan, now)
         self._present(now)
@@ -213,8 +226,10 @@ class Daemon:
         self._stop = True
 
     def close(self) -> None:
-        """Dark LEDs, hardware released, the computer's process stopped, journal closed."""
+        """Dark LEDs, hardware released, the computer's process stopped, the broker left, journal closed."""
         self.thinker.close()
+        if self.remote is not None:
+            self.remote.close()
         self.hal.close()
         self.journal.close()
         self.notifier.close()
@@ -273,19 +288,28 @@ class Daemon:
 
     def _opening_state(self, state_or_game: State | Game) -> State:
         """An explicit position starts a new game; a game resumes the journal's unfinished one of the same kind."""
+        remote = self.remote.link.game if self.remote is not None else None
         if isinstance(state_or_game, State):
-            self.journal.start(state_or_game)
+            self.journal.start(state_or_game, remote)
             return state_or_game
         resumed = self.journal.resume()
         if resumed is not None and resumed.game.name == state_or_game.name \
-                and resumed.game.options == state_or_game.options:
+                and resumed.game.options == state_or_game.options and self.journal.remote == remote:
             return resumed
         state = state_or_game.new_initial_state()
-        self.journal.start(state)
+        if remote is not None:  # the values this board's seats hide, dealt here and known only here
+            state = state.game.state_from_position(deal_unseen(state, seen_by(state, PUBLIC), random.SystemRandom()))
+        self.journal.start(state, remote)
         return state
 
     def _roll(self, now: float) -> None:
-        """Ask the dice for a roll; an entered roll that is not on offer is reported, not fatal."""
+        """Ask the dice for a roll (a remote seat's comes from the broker); an entered roll that is not on
+        offer is reported, not fatal."""
+        if self._held_elsewhere(self._mover()):
+            move = self._remote_move()
+            if move is not None:
+                self._accept(Plan.unseen(self.state, move), now)
+            return
         outcomes = self.state.chance_outcomes()
         try:
             rolled = self.hal.dice.roll([(str(move), probability) for move, probability in outcomes])
@@ -337,7 +361,9 @@ class Daemon:
         return tuple(todo)
 
     def _push(self, move: Move) -> None:
-        """Play ``move`` once it is in the journal (with the result, if it ends the game)."""
+        """Play ``move`` once it is in the journal (with the result, if it ends the game); then publish it
+        if one of this board's seats made it in a remote game."""
+        mover, reveal = self._mover(), revealed(self.state, move)
         self.state.push(move)
         outcome = self.state.outcome()
         try:
@@ -346,6 +372,9 @@ class Daemon:
             self.state.pop()
             raise
         self._history_text.append(str(move))
+        if self.remote is not None and self.remote.holds(mover):
+            self.remote.publish(MoveMessage(len(self._history_text), str(move), self.remote.name,
+                                            position_hash(self.state), reveal))
 
     def _journalled(self, write: Callable[[], None], now: float, meanwhile: str) -> bool:
         """Run ``write`` (journal, then game); if the journal fails, raise its fault, retry later, return False."""
@@ -359,6 +388,9 @@ class Daemon:
         return True
 
     def _undo(self, now: float) -> None:
+        if self.remote is not None:
+            self._note = "undo is off in a remote game: each move was sent to the others as it was made"
+            return
         takeback = self._takeback()
         if takeback is None:
             self._note = "nothing to undo"
@@ -390,6 +422,10 @@ class Daemon:
         self._todo = ()
 
     def _new_game(self, now: float) -> None:
+        if self.remote is not None:
+            self._note = f"a remote game is not restarted: play the next one under another game id than " \
+                         f"{self.remote.link.game}"
+            return
         state = self.state.game.new_initial_state()
         if not self._journalled(lambda: self.journal.start(state), now, "press new game again once it can be"):
             return
@@ -418,7 +454,8 @@ class Daemon:
         self._hint = None
         start, self._dice = self._turn_began()
         only = self._decided_step(start)
-        expectation = Expectation(self.state, self.wiring, self._takeback(), self.watched, only=only)
+        takeback = self._takeback() if self.remote is None else None  # a move sent is not taken back
+        expectation = Expectation(self.state, self.wiring, takeback, self.watched, only=only)
         self.tracker.expect(expectation, self.scanner.board(), now, restoring=restoring)
         turn = self.state.turn_piece()
         self._turn_colour = self.piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0)
@@ -447,6 +484,8 @@ class Daemon:
         ``turn_start``, when its seat must decide."""
         state, player = self.state, self.state.current_player
         self._guide = None
+        if self._held_elsewhere(player):
+            return self._remote_step(player)
         computer = player not in (CHANCE, TERMINAL) and self.seats[player].computer
         decided = self._decided
         step = decided.step(self._history_text) if computer and decided and decided.player == player else None
@@ -462,6 +501,120 @@ class Daemon:
         move = state.parse_move(decided.moves[step])
         self._guide = Guide.of(state, move)
         return [move]
+
+    # -- remote seats ---------------------------------------------------------------------
+
+    def _mover(self) -> int:
+        """Who makes the next move: the player to move or, at a chance node, the player whose roll it is."""
+        state = self.state
+        if not state.is_chance_node():
+            return state.current_player
+        state.push(state.chance_outcomes()[0][0])
+        try:
+            return state.current_player
+        finally:
+            state.pop()
+
+    def _held_elsewhere(self, player: int) -> bool:
+        """Whether ``player``'s moves come from the broker."""
+        return self.remote is not None and player not in (CHANCE, TERMINAL) and self.seats[player].remote
+
+    def _hear_remote(self, now: float) -> None:
+        """Take what the broker sent: the remote seat's move awaited is shown to carry out (or applied, a roll)."""
+        remote = self.remote
+        heard = remote.hear()
+        if remote.problem:
+            self.faults["remote"] = remote.problem
+        elif self.faults.pop("remote", None) is not None:
+            self._position_changed(now, restoring=False)
+        if remote.notes:
+            self._note = remote.notes.pop()
+            remote.notes.clear()
+        if len(self._history_text) + 1 in heard.seqs and self._decided is None \
+                and self._held_elsewhere(self.state.current_player):
+            self._position_changed(now, restoring=False)
+
+    def _remote_step(self, player: int) -> list[Move]:
+        """The remote seat's move for this ply, to carry out, once it has come and is checked; none before."""
+        move = self._remote_move()
+        if move is None:
+            self._decided = None
+            return []
+        self._decided = Decided(self.seats[player].holder or "remote", player, len(self._history_text), (str(move),))
+        self._guide = Guide.of(self.state, move)
+        return [move]
+
+    def _remote_move(self) -> Move | None:
+        """The next ply's move as its seat's holder sent it, checked; a move that fails a check is refused
+        (the reason told to all) and never applied."""
+        seq = len(self._history_text) + 1
+        holder = self.seats[self._mover()].holder
+        for message in self.remote.candidates(seq):
+            checked = self._check_remote(message, holder)
+            if isinstance(checked, Move):
+                return checked
+            self.remote.refuse(message, checked)
+            self._note = f"refused {message.by}'s move {seq} ({message.move}): {checked}"
+        return None
+
+    def _check_remote(self, message: MoveMessage, holder: str | None) -> Move | str:
+        """The move ``message`` carries if it is legal here and leads to the position its sender reached,
+        else why not.  A value it reveals is learnt first (a declared token's)."""
+        if message.by != holder:
+            return f"{message.by} does not hold the seat to move ({holder} does)"
+        if message.reveal:
+            problem = self._learn(message.reveal)
+            if problem:
+                return problem
+        state = self.state
+        try:
+            move = state.parse_move(message.move)
+        except IllegalMoveError as exc:
+            return str(exc)
+        state.push(move)
+        try:
+            reached = position_hash(state)
+        finally:
+            state.pop()
+        if reached != message.hash:
+            return f"it leads to position {reached} here, not {message.hash}: the boards' games differ"
+        return move
+
+    def _learn(self, values: dict[str, Any]) -> str:
+        """Learn values a remote seat revealed into the setup (journal first) and replay the game on it;
+        the reason if they cannot be this game's."""
+        setup = self.journal.setup()
+        held = [player for player in range(len(self.seats)) if not self.seats[player].remote]
+        try:
+            learnt = learn(json.loads(json.dumps(setup["position"])), values, facts(self.state, held))
+        except ValueError as exc:
+            return str(exc)
+        if learnt == setup["position"]:
+            return ""
+        try:
+            self.journal.learn({**setup, "position": learnt})
+        except JournalWriteError as exc:
+            return f"cannot keep what it reveals: {exc}"
+        state = state_from_json({**setup, "position": learnt})
+        for move in self._history_text:
+            state.apply(move)
+        self.state = state
+        return ""
+
+    def _published(self) -> dict[int, MoveMessage]:
+        """The moves of this board's seats in the game so far, as they were published (a resumed game's)."""
+        state, messages, plies = self.state, {}, len(self.state.history)
+        popped = [state.pop() for _ in range(plies)]  # popped[i] is the move of ply plies - i
+        try:
+            for seq, move in enumerate(reversed(popped), 1):
+                mover, reveal = self._mover(), revealed(state, move)
+                state.push(move)
+                if self.remote.holds(mover):
+                    messages[seq] = MoveMessage(seq, str(move), self.remote.name, position_hash(state), reveal)
+        finally:
+            while len(state.history) < plies:
+                state.push(popped[plies - 1 - len(state.history)])
+        return messages
 
     def _question(self, by: str, ply: int) -> Question:
         """What to ask about the position at ``ply`` (the start of the turn to decide)."""
@@ -549,7 +702,7 @@ class Daemon:
     def _hint_offered(self) -> bool:
         """Whether the hint button shows the computer's best move now: a person's turn, hints on."""
         player = self.state.current_player
-        return self.hints and player not in (CHANCE, TERMINAL) and not self.seats[player].computer
+        return self.hints and player not in (CHANCE, TERMINAL) and self.seats[player].kind == "human"
 
     def _guide_words(self) -> str:
         """The step to carry out (or the hint), in words: "move the red piece from p12 to p31 over p3 and p7"."""
@@ -585,7 +738,9 @@ class Daemon:
         fault_on = bool(fault) and int(now / FAULT_FLASH_S) % 2 == 0
         lights = (view, blink_on, self._last_move, self._dice, self._turn_locations, fault, fault_on, self._todo,
                   self._guide)
-        position = (len(self.state.history), self._note, self.faults.copy(), self.sensor_health, self.thinker.busy)
+        remote = self.remote
+        position = (len(self.state.history), self._note, self.faults.copy(), self.sensor_health, self.thinker.busy,
+                    None if remote is None else (remote.connected, tuple(sorted(remote.online.items()))))
         if lights == self._shown_lights and position == self._shown_position:
             return
         if lights != self._shown_lights:
@@ -628,10 +783,14 @@ class Daemon:
         if state.is_chance_node():
             return f"{first}roll the dice and enter the roll"
         player = state.current_player
-        text = f"{first}{state.game.player_name(player)}" + (" (computer)" if self.seats[player].computer else "")
+        seat = self.seats[player]
+        text = f"{first}{state.game.player_name(player)}" + (f" ({seat.holder or seat.kind})" if seat.kind != "human"
+                                                            else "")
         dice = f" ({self._dice})" if self._dice else ""
-        if self.seats[player].computer and self._decided is None:
+        if seat.computer and self._decided is None:
             return f"{text}{dice} is thinking..." if self.thinker.busy else f"{text}{dice} to move"
+        if seat.remote and self._decided is None:
+            return f"{text}{dice} to move: waiting for {seat.holder}'s move{self._remote_words(seat.holder)}"
         if self._decided is not None:
             step = self._decided.step(self._history_text) or 0
             return f"{text}{dice}: {self._plan_text(self._decided, step)}: {self._guide_words()}"
@@ -641,6 +800,15 @@ class Daemon:
         if self.thinker.busy:
             text += " (the hint is thinking...)"
         return text + self._choices_text(view)
+
+    def _remote_words(self, holder: str | None) -> str:
+        """Why a remote move may be slow to come: " (the broker cannot be reached ...)", " (bob is offline)"."""
+        remote = self.remote
+        if remote is None:
+            return ""
+        if not remote.connected:
+            return f" ({remote.link.problem or 'connecting to the broker'})"
+        return f" ({holder} is offline)" if remote.online.get(holder or "") is False else ""
 
     @staticmethod
     def _plan_text(decided: Decided, step: int, shown: int = 3) -> str:
@@ -719,7 +887,11 @@ class Daemon:
             "moves": [str(move) for move in expectation.unseen],
             "history": list(self._history_text),
             "seats": [{"player": player, "name": state.game.player_name(player), "kind": seat.kind,
-                       "level": seat.level} for player, seat in enumerate(self.seats)],
+                       "level": seat.level, "holder": seat.holder} for player, seat in enumerate(self.seats)],
+            "remote": None if self.remote is None else {
+                "game": self.remote.link.game, "name": self.remote.name, "broker": str(self.remote.link.broker),
+                "connected": self.remote.connected, "online": dict(self.remote.online),
+                "problem": self.remote.problem or self.remote.link.problem},
             "thinking": self.thinker.busy,
             "decided": self._decided_json(),
             "carry": self._guide.json(state) if self._guide is not None else None,

@@ -22,6 +22,7 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from engine.core import EngineError, Move, State
 from engine.errors import GameboardError
@@ -43,6 +44,16 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game, ply)
 );
 """
+#: Which games are remote games, under their id on the broker: made with the first remote game, so a
+#: journal of games on the board alone stays as earlier releases wrote it.
+REMOTE_SCHEMA = """
+CREATE TABLE IF NOT EXISTS remote_games (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    remote TEXT NOT NULL
+);
+"""
+#: Tables a journal may lack.
+ADDED_LATER = frozenset({"remote_games"})
 
 
 class JournalError(GameboardError, RuntimeError):
@@ -84,16 +95,18 @@ def _tables(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
 
 @cache
 def _journal_tables() -> dict[str, tuple[str, ...]]:
-    """The tables a journal has, read from SCHEMA so that the check never drifts from it."""
+    """The tables a journal may have, read from the schemas so that the check never drifts from them."""
     with closing(sqlite3.connect(":memory:")) as db:
-        db.executescript(SCHEMA)
+        db.executescript(SCHEMA + REMOTE_SCHEMA)
         return _tables(db)
 
 
 def is_journal(db: sqlite3.Connection, path: Path) -> bool:
     """True for a journal, False for an empty database (a new journal); any other database is refused."""
     found = _tables(db)
-    if found and found != _journal_tables():
+    expected = _journal_tables()
+    if found and {name: columns for name, columns in expected.items()
+                  if name in found or name not in ADDED_LATER} != found:
         listed = ", ".join(f"{name}({', '.join(columns)})" for name, columns in found.items())
         raise _not_a_journal(path, f"it has tables {listed}")
     return bool(found)
@@ -161,6 +174,8 @@ class Journal:
                 self._db.executescript(SCHEMA)
         self.game_id: int | None = None
         self.plies = 0
+        #: The remote game (its id on the broker) the current game is, if it is one.
+        self.remote: str | None = None
 
     @contextmanager
     def _refusing(self) -> Iterator[None]:
@@ -183,6 +198,7 @@ class Journal:
             if row is None:
                 return None
             game_id, setup = row
+            remote = self._remote_id(game_id)
             try:
                 state = state_from_json(json.loads(setup))
             except (EngineError, ValueError) as exc:
@@ -195,18 +211,42 @@ class Journal:
                 except EngineError as exc:
                     raise JournalError(f"{self.path}: game {game_id}, move {ply} ({text!r}) no longer replays: "
                                        f"{exc}; {_salvage_or_move_aside(self.path)}") from None
-        self.game_id, self.plies = game_id, len(moves)
+        self.game_id, self.plies, self.remote = game_id, len(moves), remote
         return state
 
-    def start(self, state: State) -> None:
-        """Begin a new game from ``state`` (its moves so far become its setup); close any unfinished one."""
+    def start(self, state: State, remote: str | None = None) -> None:
+        """Begin a new game from ``state`` (its moves so far become its setup), the remote game ``remote``
+        if it is one; close any unfinished one."""
         with self._writing("the new game"), self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("UPDATE games SET finished = ?, result = 'abandoned' WHERE finished IS NULL",
                              (time.time(),))
             cursor = self._db.execute("INSERT INTO games (started, setup) VALUES (?, ?)",
                                       (time.time(), json.dumps(state.to_json(), sort_keys=True)))
-        self.game_id, self.plies = cursor.lastrowid, 0
+            if remote is not None:
+                self._db.execute(REMOTE_SCHEMA)
+                self._db.execute("INSERT INTO remote_games (game, remote) VALUES (?, ?)", (cursor.lastrowid, remote))
+        self.game_id, self.plies, self.remote = cursor.lastrowid, 0, remote
+
+    def _remote_id(self, game_id: int) -> str | None:
+        if "remote_games" not in _tables(self._db):
+            return None
+        row = self._db.execute("SELECT remote FROM remote_games WHERE game = ?", (game_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def setup(self) -> dict[str, Any]:
+        """The current game's setup (``State.to_json()`` of its starting position)."""
+        with self._refusing():
+            (setup,) = self._db.execute("SELECT setup FROM games WHERE id = ?", (self.game_id,)).fetchone()
+        return json.loads(setup)
+
+    def learn(self, setup: dict[str, Any]) -> None:
+        """Rewrite the current game's setup with hidden values learnt since it began (a remote player's
+        revealed token: a fact of the setup, learnt before the move that reveals it is carried out)."""
+        with self._writing("what was revealed"), self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("UPDATE games SET setup = ? WHERE id = ?",
+                             (json.dumps(setup, sort_keys=True), self.game_id))
 
     def record(self, move: Move, result: str | None = None) -> None:
         """Commit one accepted move, and the game's ``result`` if it ends the game; returns once durable."""

@@ -173,8 +173,12 @@ def test_seats_are_read_from_their_words_with_clear_errors():
     assert parse_seat("computer:hard") == Seat("computer", "hard")
     with pytest.raises(ValueError, match="no computer level 'expert'; levels: easy, normal, hard"):
         parse_seat("computer:expert")
-    with pytest.raises(ValueError, match="write human, computer or computer:LEVEL"):
+    with pytest.raises(ValueError, match=r"write human, computer, computer:LEVEL \(levels: easy, normal, hard\) "
+                                         "or remote:NAME"):
         parse_seat("robot")
+    assert parse_seat("remote:bob") == Seat("remote", holder="bob") and str(Seat("remote", holder="bob")) == "remote:bob"
+    with pytest.raises(ValueError, match="write remote:NAME"):
+        parse_seat("remote:bob smith")
     with pytest.raises(ValueError, match="3 seats for a game of 2 players"):
         parse_seats(["human", "computer", "human"], 2)
     assert parse_seats([], 3) == (HUMAN,) * 3

@@ -1,0 +1,168 @@
+"""The link to the MQTT broker: paho-mqtt on its own thread, heard without blocking.
+
+``Link`` connects in the background and keeps reconnecting (the board plays on
+meanwhile); each time it connects it subscribes to the game's topics and says so
+with a ``Connected`` event, on which the participant publishes its moves again
+(retained, so a broker that lost them has them back).  ``events()`` hands over what
+arrived since the last call, parsed; the scan loop calls it and never waits.
+"""
+
+from __future__ import annotations
+
+import queue
+import ssl
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from engine.errors import GameboardError
+from firmware_host.remote.protocol import Message, ProtocolError, check_name, game_topic, parse_message, presence_topic
+
+DEFAULT_PORT = 1883
+TLS_PORT = 8883
+#: Seconds between keep-alive pings: a broker gone silent is noticed within 1.5 times this.
+KEEPALIVE_S = 5
+#: The reconnect back-off: first try after this many seconds, doubling up to the second.
+RECONNECT_DELAYS = (1, 4)
+
+
+class LinkError(GameboardError, ValueError):
+    """A broker address or option that cannot work; the message says the fix."""
+
+
+@dataclass(frozen=True)
+class Broker:
+    """Where the broker is and how to log in: ``mqtt://[user[:password]@]host[:port]`` (``mqtts://`` for TLS)."""
+
+    host: str
+    port: int = DEFAULT_PORT
+    tls: bool = False
+    username: str | None = None
+    password: str | None = None
+    #: TLS: the certificate authority to trust (None: the system's), and a client certificate if the broker asks.
+    ca_file: Path | None = None
+    cert_file: Path | None = None
+    key_file: Path | None = None
+
+    @classmethod
+    def parse(cls, url: str, **options: Any) -> Broker:
+        parts = urlsplit(url)
+        if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
+            raise LinkError(f"broker {url!r}: write mqtt://HOST[:PORT] (mqtts:// for TLS), e.g. mqtt://127.0.0.1:1883")
+        try:
+            port = parts.port
+        except ValueError:
+            raise LinkError(f"broker {url!r}: the port must be a number from 1 to 65535") from None
+        if parts.path not in ("", "/"):
+            raise LinkError(f"broker {url!r}: give the game with --game, not in the address")
+        tls = parts.scheme == "mqtts"
+        return cls(parts.hostname, port or (TLS_PORT if tls else DEFAULT_PORT), tls,
+                   unquote(parts.username) if parts.username else options.pop("username", None),
+                   unquote(parts.password) if parts.password else options.pop("password", None), **options)
+
+    def __str__(self) -> str:
+        user = f"{self.username}@" if self.username else ""
+        return f"{'mqtts' if self.tls else 'mqtt'}://{user}{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class Connected:
+    """The link (re)connected and subscribed: publish what the broker may have lost."""
+
+
+@dataclass(frozen=True)
+class Disconnected:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Garbled:
+    """A message that breaks the protocol: reported, never applied."""
+
+    topic: str
+    problem: str
+
+
+Event = Message | Connected | Disconnected | Garbled
+
+
+class Link:
+    """One participant's connection to one game on the broker."""
+
+    def __init__(self, broker: Broker, game: str, name: str) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.broker = broker
+        self.game = check_name(game, "the game id")
+        self.name = check_name(name, "the participant's name")
+        self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self.connected = False
+        self.problem = ""
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gameboard-{game}-{name}",
+                             clean_session=True, protocol=mqtt.MQTTv311)
+        client.will_set(presence_topic(game, name), b"offline", qos=1, retain=True)
+        if broker.username is not None:
+            client.username_pw_set(broker.username, broker.password)
+        if broker.tls:
+            client.tls_set(ca_certs=_path(broker.ca_file), certfile=_path(broker.cert_file),
+                           keyfile=_path(broker.key_file), cert_reqs=ssl.CERT_REQUIRED)
+        client.reconnect_delay_set(*RECONNECT_DELAYS)
+        client.max_inflight_messages_set(100)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self._client = client
+        client.connect_async(broker.host, broker.port, keepalive=KEEPALIVE_S)
+        client.loop_start()
+
+    # -- paho's thread ----------------------------------------------------------------------
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        if reason.is_failure:
+            self.problem = f"the broker {self.broker} refused this board: {reason}"
+            return
+        self.connected, self.problem = True, ""
+        client.subscribe(game_topic(self.game), qos=1)
+        client.publish(presence_topic(self.game, self.name), b"online", qos=1, retain=True)
+        self._events.put(Connected())
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
+        self.connected = False
+        self.problem = f"the broker {self.broker} cannot be reached ({reason}); trying again"
+        self._events.put(Disconnected(str(reason)))
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        try:
+            parsed = parse_message(self.game, message.topic, message.payload)
+        except ProtocolError as exc:
+            self._events.put(Garbled(message.topic, str(exc)))
+            return
+        if parsed is not None:
+            self._events.put(parsed)
+
+    # -- the participant's thread ------------------------------------------------------------
+
+    def events(self) -> list[Event]:
+        """What arrived since the last call (never blocks)."""
+        heard = []
+        while True:
+            try:
+                heard.append(self._events.get_nowait())
+            except queue.Empty:
+                return heard
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool) -> None:
+        """Send at QoS 1; while the broker is away paho keeps it, and a reconnect publishes everything again."""
+        self._client.publish(topic, payload, qos=1, retain=retain)
+
+    def close(self) -> None:
+        """Say this participant is offline, then disconnect (a clean disconnect sends no last will)."""
+        if self.connected:
+            self._client.publish(presence_topic(self.game, self.name), b"offline", qos=1, retain=True).wait_for_publish(1)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+
+def _path(path: Path | None) -> str | None:
+    return None if path is None else str(path)

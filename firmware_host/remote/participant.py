@@ -1,0 +1,141 @@
+"""This board's part in a remote game: the header, the moves heard, and what it publishes.
+
+The daemon asks ``candidates(seq)`` for the move that makes ply ``seq`` when a seat held
+elsewhere is to move, checks it against its own game, and carries it out like the
+computer's (``firmware_host.decided``), or ``refuse``s it, which is reported to all.
+What it publishes is kept (``outbox``) and published again at every reconnect:
+duplicates change nothing, and a broker that lost its retained moves gets them back.
+Nothing here writes the game: the daemon does, through its journal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.core import Game
+from firmware_host.remote.link import Connected, Disconnected, Event, Garbled, Link
+from firmware_host.remote.protocol import (
+    Header,
+    MoveMessage,
+    Presence,
+    Refusal,
+    header_topic,
+    move_topic,
+    position_hash,
+    refused_topic,
+)
+from firmware_host.seats import Seat
+
+#: How long the host waits, once connected, for a header already on the broker before writing its own (seconds).
+HEADER_WAIT_S = 1.0
+
+
+def game_header(game: Game, seats: tuple[Seat, ...], name: str) -> Header:
+    """The header of ``game`` played with ``seats`` (remote ones held by their holders, the rest by ``name``);
+    the holder of the first seat hosts."""
+    holders = tuple(seat.holder if seat.remote and seat.holder else name for seat in seats)
+    return Header(game.name, dict(game.options), holders, holders[0], position_hash(game.new_initial_state()))
+
+
+@dataclass(frozen=True)
+class Heard:
+    """What one ``hear`` brought: the sequence numbers with new moves, and whether the link just reconnected."""
+
+    seqs: frozenset[int] = frozenset()
+    reconnected: bool = False
+
+
+class Participant:
+    """One participant (``link.name``) in the game ``link.game``, as ``header`` describes it."""
+
+    def __init__(self, link: Link, header: Header, clock: Callable[[], float]) -> None:
+        self.link = link
+        self.name = link.name
+        self.header = header
+        self.clock = clock
+        self.hosting = header.host == self.name
+        #: The header the broker holds, once heard.
+        self.heard_header: Header | None = None
+        self._moves: dict[int, dict[str, MoveMessage]] = {}
+        self._refused: set[tuple[int, str, str, str]] = set()
+        #: Every move this participant published, by sequence number: published again on reconnecting.
+        self.outbox: dict[int, MoveMessage] = {}
+        #: Participant -> whether it is online, as its presence last said.
+        self.online: dict[str, bool] = {}
+        #: A header on the broker that is not this game's: nothing can be played until it is mended.
+        self.problem = ""
+        #: Things to tell the person (a refusal of one of this board's moves, a garbled message).
+        self.notes: list[str] = []
+        self._connected_at: float | None = None
+
+    @property
+    def connected(self) -> bool:
+        return self.link.connected
+
+    def holds(self, player: int) -> bool:
+        return 0 <= player < len(self.header.seats) and self.header.seats[player] == self.name
+
+    def hear(self) -> Heard:
+        """Take what the link heard (never blocks)."""
+        seqs: set[int] = set()
+        reconnected = False
+        for event in self.link.events():
+            reconnected |= self._hear(event, seqs)
+        if (self.hosting and self.heard_header is None and self._connected_at is not None
+                and self.clock() - self._connected_at >= HEADER_WAIT_S):
+            self.link.publish(header_topic(self.link.game), self.header.payload(), retain=True)
+            self._connected_at = None  # its echo is heard as the broker's header
+        return Heard(frozenset(seqs), reconnected)
+
+    def _hear(self, event: Event, seqs: set[int]) -> bool:
+        if isinstance(event, Connected):
+            self._connected_at = self.clock()
+            for message in self.outbox.values():
+                self._send(message)
+            return True
+        if isinstance(event, MoveMessage):
+            if event.by not in self._moves.setdefault(event.seq, {}):
+                self._moves[event.seq][event.by] = event
+                seqs.add(event.seq)
+            elif self._moves[event.seq][event.by] != event:
+                self.notes.append(f"{event.by} sent a second, different move {event.seq} ({event.move}): "
+                                  f"the first one is kept")
+        elif isinstance(event, Header):
+            self.heard_header = event
+            differences = self.header.differences(event)
+            self.problem = (f"the broker's game {self.link.game} is not this board's: "
+                            f"{'; '.join(differences)}; play it under another game id" if differences else "")
+        elif isinstance(event, Presence):
+            self.online[event.by] = event.online
+        elif isinstance(event, Refusal) and event.seq in self.outbox:
+            self.notes.append(f"{event.by} refused move {event.seq} ({event.move}): {event.reason}")
+        elif isinstance(event, Garbled):
+            self.notes.append(f"a message on {event.topic} was ignored: {event.problem}")
+        elif isinstance(event, Disconnected):
+            self._connected_at = None
+        return False
+
+    def candidates(self, seq: int) -> list[MoveMessage]:
+        """The moves heard for ply ``seq`` that were not refused, in the order they came."""
+        return [message for message in self._moves.get(seq, {}).values() if _key(message) not in self._refused]
+
+    def refuse(self, message: MoveMessage, reason: str) -> None:
+        """Never apply ``message``; tell everyone why."""
+        self._refused.add(_key(message))
+        refusal = Refusal(self.name, message.seq, message.move, reason)
+        self.link.publish(refused_topic(self.link.game, self.name), refusal.payload(), retain=False)
+
+    def publish(self, message: MoveMessage) -> None:
+        self.outbox[message.seq] = message
+        self._send(message)
+
+    def _send(self, message: MoveMessage) -> None:
+        self.link.publish(move_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def _key(message: MoveMessage) -> tuple[int, str, str, str]:
+    return message.seq, message.by, message.move, message.hash

@@ -1,0 +1,208 @@
+"""The remote-play protocol, version 1: topics, messages and the position hash (docs/remote.md).
+
+Everything of a game lives under ``gameboard/v1/{game}``:
+
+- ``header``: retained; the game, its options, who holds each seat, and the hash of
+  the public starting position.  Written by the game's host.
+- ``by/{participant}/move/{seq}``: retained, QoS 1; the move that made ply ``seq``
+  (counted from 1), with the hash of the public position after it and the hidden
+  values it reveals.  Published by the participant holding the seat that made it.
+- ``by/{participant}/presence``: retained; "online", or "offline" as its last will.
+- ``by/{participant}/refused``: a move that participant refused, and why.
+
+A participant writes only under its own ``by/{name}/``, so a broker's ACLs can hold
+every participant to its own seats (``pattern write gameboard/v1/+/by/%u/#``).
+Payloads are JSON objects; anything else is refused with the reason, never guessed at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import State
+from engine.errors import GameboardError
+from engine.hidden import PUBLIC, seen_by
+
+VERSION = 1
+PREFIX = f"gameboard/v{VERSION}"
+#: Game ids and participant names: what is safe in a topic, a file name and a Mosquitto ACL.
+NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The largest payload read; a move message is about 200 bytes.
+MAX_PAYLOAD = 64 * 1024
+
+
+class ProtocolError(GameboardError, ValueError):
+    """A topic, name or message that does not follow the protocol; the message says what is wrong."""
+
+
+def check_name(text: object, what: str) -> str:
+    if not isinstance(text, str) or not NAME.fullmatch(text):
+        raise ProtocolError(f"{what} {text!r} must be 1-64 letters, digits, '-' or '_'")
+    return text
+
+
+def game_topic(game: str) -> str:
+    """The topic filter a participant subscribes to: everything of ``game``."""
+    return f"{PREFIX}/{game}/#"
+
+
+def header_topic(game: str) -> str:
+    return f"{PREFIX}/{game}/header"
+
+
+def move_topic(game: str, by: str, seq: int) -> str:
+    return f"{PREFIX}/{game}/by/{by}/move/{seq}"
+
+
+def presence_topic(game: str, by: str) -> str:
+    return f"{PREFIX}/{game}/by/{by}/presence"
+
+
+def refused_topic(game: str, by: str) -> str:
+    return f"{PREFIX}/{game}/by/{by}/refused"
+
+
+def position_hash(state: State) -> str:
+    """The hash of the public position: equal on every participant that followed the same moves."""
+    text = json.dumps(seen_by(state, PUBLIC), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _object(payload: bytes, what: str) -> dict[str, Any]:
+    if len(payload) > MAX_PAYLOAD:
+        raise ProtocolError(f"{what}: {len(payload)} bytes, more than {MAX_PAYLOAD}")
+    try:
+        data = json.loads(payload)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ProtocolError(f"{what} is not JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ProtocolError(f"{what} must be a JSON object")
+    if data.get("v") != VERSION:
+        raise ProtocolError(f"{what} is protocol version {data.get('v')!r}; this board speaks {VERSION}")
+    return data
+
+
+def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        raise ProtocolError(f'{what}: "{key}" is missing or of the wrong kind')
+    return value
+
+
+@dataclass(frozen=True)
+class Header:
+    """A game as its host set it up: the same on every participant, or they cannot play together."""
+
+    game: str
+    options: dict[str, Any]
+    #: The participant holding each seat, in player order.
+    seats: tuple[str, ...]
+    host: str
+    #: ``position_hash`` of the starting position.
+    setup: str
+
+    def held_by(self, name: str) -> tuple[int, ...]:
+        return tuple(player for player, holder in enumerate(self.seats) if holder == name)
+
+    def payload(self) -> bytes:
+        return json.dumps({"v": VERSION, "game": self.game, "options": self.options, "seats": list(self.seats),
+                           "host": self.host, "setup": self.setup}, sort_keys=True).encode()
+
+    @classmethod
+    def parse(cls, payload: bytes) -> Header:
+        what = "the game header"
+        data = _object(payload, what)
+        seats = _field(data, "seats", list, what)
+        for holder in seats:
+            check_name(holder, "a seat's holder")
+        return cls(_field(data, "game", str, what), _field(data, "options", dict, what), tuple(seats),
+                   check_name(_field(data, "host", str, what), "the host"), _field(data, "setup", str, what))
+
+    def differences(self, other: Header) -> list[str]:
+        """How ``other`` differs, in words ("options {...} against {...}")."""
+        return [f"{name} {getattr(other, name)!r} against {getattr(self, name)!r}"
+                for name in ("game", "options", "seats", "setup") if getattr(self, name) != getattr(other, name)]
+
+
+@dataclass(frozen=True)
+class MoveMessage:
+    """The move that made ply ``seq`` of the game, from the participant ``by``."""
+
+    seq: int
+    move: str
+    by: str
+    hash: str
+    #: Hidden values the move shows everyone (token -> value).
+    reveal: dict[str, Any] = field(default_factory=dict)
+
+    def payload(self) -> bytes:
+        data: dict[str, Any] = {"v": VERSION, "seq": self.seq, "move": self.move, "hash": self.hash}
+        if self.reveal:
+            data["reveal"] = self.reveal
+        return json.dumps(data, sort_keys=True).encode()
+
+    @classmethod
+    def parse(cls, by: str, seq: int, payload: bytes) -> MoveMessage:
+        what = f"move {seq} from {by}"
+        data = _object(payload, what)
+        if _field(data, "seq", int, what) != seq:
+            raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
+        reveal = data.get("reveal", {})
+        if not isinstance(reveal, dict):
+            raise ProtocolError(f'{what}: "reveal" must map tokens to values')
+        return cls(seq, _field(data, "move", str, what), by, _field(data, "hash", str, what), reveal)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A participant's report of a move it would not apply."""
+
+    by: str
+    seq: int
+    move: str
+    reason: str
+
+    def payload(self) -> bytes:
+        return json.dumps({"v": VERSION, "seq": self.seq, "move": self.move, "reason": self.reason}).encode()
+
+    @classmethod
+    def parse(cls, by: str, payload: bytes) -> Refusal:
+        what = f"a refusal from {by}"
+        data = _object(payload, what)
+        return cls(by, _field(data, "seq", int, what), _field(data, "move", str, what),
+                   _field(data, "reason", str, what))
+
+
+@dataclass(frozen=True)
+class Presence:
+    by: str
+    online: bool
+
+
+Message = Header | MoveMessage | Refusal | Presence
+
+
+def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
+    """The message on ``topic`` of ``game``; None for an empty payload (a retained message cleared).
+    A topic or payload that breaks the protocol is a ProtocolError."""
+    base = f"{PREFIX}/{game}/"
+    if not topic.startswith(base):
+        raise ProtocolError(f"topic {topic!r} is not under {base}")
+    parts = topic[len(base):].split("/")
+    if not payload:
+        return None
+    if parts == ["header"]:
+        return Header.parse(payload)
+    if len(parts) >= 3 and parts[0] == "by" and NAME.fullmatch(parts[1]):
+        by, rest = parts[1], parts[2:]
+        if rest[0] == "move" and len(rest) == 2 and rest[1].isdigit() and int(rest[1]) > 0:
+            return MoveMessage.parse(by, int(rest[1]), payload)
+        if rest == ["presence"]:
+            return Presence(by, payload == b"online")
+        if rest == ["refused"]:
+            return Refusal.parse(by, payload)
+    raise ProtocolError(f"topic {topic!r} is not one of the protocol's")
