@@ -11,13 +11,23 @@ from __future__ import annotations
 
 import queue
 import ssl
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from engine.errors import GameboardError
-from firmware_host.remote.protocol import Message, ProtocolError, check_name, game_topic, parse_message, presence_topic
+from firmware_host.remote.protocol import (
+    NAME,
+    Header,
+    Message,
+    ProtocolError,
+    check_name,
+    game_topic,
+    parse_message,
+    presence_topic,
+)
 
 DEFAULT_PORT = 1883
 TLS_PORT = 8883
@@ -54,8 +64,8 @@ class Broker:
             port = parts.port
         except ValueError:
             raise LinkError(f"broker {url!r}: the port must be a number from 1 to 65535") from None
-        if parts.path not in ("", "/"):
-            raise LinkError(f"broker {url!r}: give the game with --game, not in the address")
+        if parts.path not in ("", "/") or parts.query or parts.fragment:
+            raise LinkError(f"broker {url!r}: write only mqtt://HOST[:PORT], the game apart")
         tls = parts.scheme == "mqtts"
         return cls(parts.hostname, port or (TLS_PORT if tls else DEFAULT_PORT), tls,
                    unquote(parts.username) if parts.username else options.pop("username", None),
@@ -87,6 +97,16 @@ class Garbled:
 Event = Message | Connected | Disconnected | Garbled
 
 
+def game_address(url: str, **options: Any) -> tuple[Broker, str]:
+    """The broker and the game of ``mqtt://[user[:password]@]host[:port]/GAME`` (as ``--join`` takes it)."""
+    parts = urlsplit(url)
+    game = parts.path.strip("/")
+    if not NAME.fullmatch(game):
+        raise LinkError(f"{url!r}: end the address with the game id, e.g. mqtt://broker.example:1883/friday "
+                        "(letters, digits, '-' or '_')")
+    return Broker.parse(parts._replace(path="").geturl(), **options), game
+
+
 class Link:
     """One participant's connection to one game on the broker."""
 
@@ -97,6 +117,8 @@ class Link:
         self.game = check_name(game, "the game id")
         self.name = check_name(name, "the participant's name")
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        #: Events read while waiting for the header, handed over first by ``events()``.
+        self._held: list[Event] = []
         self.connected = False
         self.problem = ""
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gameboard-{game}-{name}",
@@ -145,12 +167,26 @@ class Link:
 
     def events(self) -> list[Event]:
         """What arrived since the last call (never blocks)."""
-        heard = []
+        heard, self._held = self._held, []
         while True:
             try:
                 heard.append(self._events.get_nowait())
             except queue.Empty:
                 return heard
+
+    def header(self, timeout: float) -> Header | None:
+        """Wait up to ``timeout`` seconds for the game's header (a participant joining a game it did not set
+        up); what else arrives meanwhile is kept for ``events()``."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                event = self._events.get(timeout=min(left, 0.1))
+            except queue.Empty:
+                continue
+            self._held.append(event)
+            if isinstance(event, Header):
+                return event
+        return None
 
     def publish(self, topic: str, payload: bytes, *, retain: bool) -> None:
         """Send at QoS 1; while the broker is away paho keeps it, and a reconnect publishes everything again."""

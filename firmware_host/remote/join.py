@@ -1,0 +1,60 @@
+"""Taking part in a remote game: as its host (the game defined here) or by joining (the broker's header).
+
+``host`` opens the link for a game this board defines (its seats say which are held
+elsewhere, ``remote:NAME``); ``join`` waits for the header a host wrote and gives this
+participant's seats: its own are ``mine`` (a person by default), every other one
+``remote:HOLDER``.  A spectator joins holding no seat.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from engine.core import Game
+from engine.errors import GameboardError
+from engine.registry import game_class
+from firmware_host.remote.link import Broker, Link
+from firmware_host.remote.participant import Participant, game_header
+from firmware_host.remote.protocol import Header
+from firmware_host.seats import HUMAN, Seat
+
+#: How long a participant joining waits for the game's header before giving up (seconds).
+JOIN_WAIT_S = 15.0
+
+
+def host(broker: Broker, game_id: str, name: str, game: Game, seats: tuple[Seat, ...],
+         clock: Callable[[], float] = time.monotonic) -> Participant:
+    """This participant in the game ``game_id`` defined here, ``seats`` in player order."""
+    if not any(seat.remote for seat in seats):
+        raise GameboardError(f"the remote game {game_id} has no seat held elsewhere: write the others' seats "
+                             "as remote:NAME")
+    if any(seat.remote and seat.holder == name for seat in seats):
+        raise GameboardError(f"a seat is remote:{name}, this participant's own name: write it human or computer")
+    return Participant(Link(broker, game_id, name), game_header(game, seats, name), clock)
+
+
+def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: float = JOIN_WAIT_S,
+         clock: Callable[[], float] = time.monotonic) -> tuple[Participant, Game, tuple[Seat, ...]]:
+    """This participant in the game ``game_id`` its host set up on the broker: the participant, the game and
+    the seats (``mine`` where the header names this participant)."""
+    link = Link(broker, game_id, name)
+    header = link.header(wait)
+    if header is None:
+        problem = link.problem
+        link.close()
+        raise GameboardError(f"no game {game_id} on {broker} after {wait:.0f} s"
+                             + (f" ({problem})" if problem else ": has its host started it?"))
+    try:
+        game = game_class(header.game)(**header.options)
+    except (KeyError, ValueError) as exc:
+        link.close()
+        raise GameboardError(f"the game {game_id} on {broker} cannot be played here: {exc}") from None
+    seats = tuple(mine if holder == name else Seat("remote", holder=holder) for holder in header.seats)
+    return Participant(link, header, clock), game, seats
+
+
+def joining_header(header: Header, name: str) -> str:
+    """Who holds what, in words: "seat 1: alice (host), seat 2: bob (you)"."""
+    return ", ".join(f"seat {n}: {holder}" + (" (host)" if holder == header.host else "")
+                     + (" (you)" if holder == name else "") for n, holder in enumerate(header.seats, 1))
