@@ -37,6 +37,12 @@ Example (``systemd/gameboard.toml`` is the documented one)::
 
     [gpio]
     pin_factory = "lgpio"           # omitted: gpiozero's own choice
+
+    [remote]                        # a game with a friend elsewhere (docs/remote.md); seats like "remote:bob"
+    broker = "mqtts://broker.example:8883"
+    game = "friday"
+    name = "alice"
+    password = "..."                # the broker's password for alice
 """
 
 from __future__ import annotations
@@ -51,6 +57,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.errors import GameboardError
+from firmware_host.remote.link import Broker
 from firmware_host.seats import Seat, parse_seats
 from hal.base import DriverOptionError, HardwareError
 
@@ -89,7 +96,8 @@ SECTIONS: dict[str, dict[str, Setting]] = {
                         required=True),
         "options": Setting((dict,), {}, "write the game's options as a table, e.g. options = { players = 2 }"),
         "seats": Setting((list,), [], 'list who plays each seat, in turn order, e.g. seats = ["human", "computer"] '
-                                      '(human, computer or computer:LEVEL; levels easy, normal, hard)',
+                                      '(human, computer, computer:LEVEL with levels easy, normal, hard, or '
+                                      'remote:NAME)',
                          lambda v: all(isinstance(item, str) for item in v)),
         "hints": Setting((bool,), True, "use hints = true (the hint button shows the computer's best move) or false"),
     },
@@ -121,6 +129,19 @@ SECTIONS: dict[str, dict[str, Setting]] = {
         "pin_factory": Setting((str,), None, 'name gpiozero\'s pin library, e.g. pin_factory = "lgpio" '
                                              '(lgpio, rpigpio, pigpio, native), or leave it out'),
     },
+    "remote": {
+        "broker": Setting((str,), None, 'give the MQTT broker, e.g. broker = "mqtt://192.168.1.10:1883" '
+                                        '(mqtts:// for TLS)', required=True),
+        "game": Setting((str,), None, 'name the game on the broker, e.g. game = "friday" '
+                                      "(letters, digits, '-' and '_')", required=True),
+        "name": Setting((str,), None, 'give this board\'s name in the game (its broker user), e.g. name = "alice"',
+                        required=True),
+        "username": Setting((str,), None, 'give the broker\'s user name, e.g. username = "alice" (default: name)'),
+        "password": Setting((str,), None, 'give the broker\'s password as a string'),
+        "ca_file": Setting((str,), None, 'give the certificate authority file for mqtts://, e.g. ca_file = "ca.crt"'),
+        "cert_file": Setting((str,), None, 'give this board\'s certificate file, e.g. cert_file = "alice.crt"'),
+        "key_file": Setting((str,), None, 'give this board\'s key file, e.g. key_file = "alice.key"'),
+    },
 }
 
 #: Keys the daemon reads in the driver sections; every other key is the driver's option.
@@ -145,6 +166,15 @@ DRIVER_FIX = {
     "buttons": 'e.g. driver = "gpio" (gpio, mock)',
 }
 REQUIRED_SECTIONS = ("game", "sensors", "leds")
+
+
+@dataclass(frozen=True)
+class RemoteConfig:
+    """A game played through a broker: where, under which game id, as whom."""
+
+    broker: Broker
+    game: str
+    name: str
 
 
 @dataclass(frozen=True)
@@ -203,6 +233,8 @@ class Config:
     journal_path: Path
     #: gpiozero's pin factory by name ("lgpio", "rpigpio", "pigpio", ...); None: gpiozero's own choice.
     pin_factory: str | None
+    #: The broker and the game when some seats are held elsewhere; None for a game on this board alone.
+    remote: RemoteConfig | None
     #: Dotted key ("leds.brightness") or section ("leds") -> its line in the file.
     lines: dict[str, int]
 
@@ -350,6 +382,10 @@ def parse_config(text: str, problems: Problems) -> Config | None:
             _check_driver(problems, driver, board)
     if values["gpio"]["pin_factory"] is not None:
         _check_pin_factory(problems, values["gpio"]["pin_factory"])
+    remote = _check_remote(problems, values["remote"], seats, path.parent) if "remote" in sections else None
+    if "remote" not in sections and any(seat.remote for seat in seats):
+        problems.add("game.seats", "a remote:NAME seat is played through a broker: add a [remote] section "
+                                   "with broker, game and name (docs/remote.md)")
     if not game["name"] or any(drivers.get(name) is None for name in ("sensors", "leds")):
         return None
     base = path.parent
@@ -369,6 +405,7 @@ def parse_config(text: str, problems: Problems) -> Config | None:
         loop=LoopConfig(**{k: float(v) for k, v in values["loop"].items()}),
         journal_path=base / journal if journal else _default_journal(base),
         pin_factory=values["gpio"]["pin_factory"],
+        remote=remote,
         lines=problems.lines,
     )
 
@@ -446,6 +483,37 @@ def _check_seats(problems: Problems, name: str, options: dict[str, Any], texts: 
     except ValueError as exc:
         problems.add("game.seats", f"{exc}")
         return ()
+
+
+def _check_remote(problems: Problems, values: dict[str, Any], seats: tuple[Seat, ...],
+                  base: Path) -> RemoteConfig | None:
+    """The [remote] section: a broker address that can work, names fit for topics, a seat held elsewhere."""
+    from firmware_host.remote.link import LinkError
+    from firmware_host.remote.protocol import NAME
+
+    found = True
+    for key in ("game", "name"):
+        if values[key] is not None and not NAME.fullmatch(values[key]):
+            problems.add(f"remote.{key}", f"{values[key]!r} is not accepted; use 1-64 letters, digits, '-' or '_'")
+            found = False
+    if seats and not any(seat.remote for seat in seats):
+        problems.add("game.seats", 'a remote game needs a seat held elsewhere: write it remote:NAME, e.g. '
+                                   'seats = ["human", "remote:bob"]')
+    elif values["name"] and any(seat.holder == values["name"] for seat in seats):
+        problems.add("game.seats", f"remote:{values['name']} is this board's own name ([remote] name): "
+                                   "write its seat human or computer")
+    if values["broker"] is None or not found or values["game"] is None or values["name"] is None:
+        return None
+    files = {key: base / values[key] for key in ("ca_file", "cert_file", "key_file") if values[key]}
+    try:
+        broker = Broker.parse(values["broker"], username=values["username"] or values["name"],
+                              password=values["password"], **files)
+    except LinkError as exc:
+        problems.add("remote.broker", str(exc))
+        return None
+    if files and not broker.tls:
+        problems.add("remote.broker", "certificate files are for TLS: write the broker as mqtts://")
+    return RemoteConfig(broker, values["game"], values["name"])
 
 
 def _check_driver(problems: Problems, section: DriverConfig, board: str | None) -> None:

@@ -143,8 +143,13 @@ class Daemon:
         hal = config.open_hal()
         leds = LedSettings(config.brightness, config.current_budget_ma, config.ma_per_led,
                            tuple(config.leds.settings["dice_locations"]))
-        return cls(game, hal, wiring, Journal(config.journal_path), clock, loop=config.loop, leds=leds,
-                   notifier=Notifier(), seats=config.seats, hints=config.hints)
+        journal = Journal(config.journal_path)
+        remote = None
+        if config.remote is not None:
+            from firmware_host.remote.join import host
+            remote = host(config.remote.broker, config.remote.game, config.remote.name, game, config.seats, clock)
+        return cls(game, hal, wiring, journal, clock, loop=config.loop, leds=leds, notifier=Notifier(),
+                   seats=config.seats, hints=config.hints, remote=remote)
 
     # -- the loop ----------------------------------------------------------------------
 

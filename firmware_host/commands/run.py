@@ -103,6 +103,8 @@ def describe(config: Config, wiring: Wiring) -> str:
              f"buttons {config.buttons.driver}" if config.buttons else "no buttons"]
     if config.pin_factory:
         parts.append(f"pins by {config.pin_factory}")
+    if config.remote is not None:
+        parts.append(f"remote game {config.remote.game} on {config.remote.broker} as {config.remote.name}")
     return ", ".join(parts + [f"journal {config.journal_path}"])
 
 

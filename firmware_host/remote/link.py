@@ -67,9 +67,10 @@ class Broker:
         if parts.path not in ("", "/") or parts.query or parts.fragment:
             raise LinkError(f"broker {url!r}: write only mqtt://HOST[:PORT], the game apart")
         tls = parts.scheme == "mqtts"
+        username, password = options.pop("username", None), options.pop("password", None)
         return cls(parts.hostname, port or (TLS_PORT if tls else DEFAULT_PORT), tls,
-                   unquote(parts.username) if parts.username else options.pop("username", None),
-                   unquote(parts.password) if parts.password else options.pop("password", None), **options)
+                   unquote(parts.username) if parts.username else username,
+                   unquote(parts.password) if parts.password else password, **options)
 
     def __str__(self) -> str:
         user = f"{self.username}@" if self.username else ""

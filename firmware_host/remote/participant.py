@@ -57,7 +57,8 @@ class Participant:
         self.hosting = header.host == self.name
         #: The header the broker holds, once heard.
         self.heard_header: Header | None = None
-        self._moves: dict[int, dict[str, MoveMessage]] = {}
+        #: Every distinct move heard, by sequence number, in the order heard.
+        self._moves: dict[int, list[MoveMessage]] = {}
         self._refused: set[tuple[int, str, str, str]] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
@@ -95,12 +96,10 @@ class Participant:
                 self._send(message)
             return True
         if isinstance(event, MoveMessage):
-            if event.by not in self._moves.setdefault(event.seq, {}):
-                self._moves[event.seq][event.by] = event
+            heard = self._moves.setdefault(event.seq, [])
+            if event not in heard:  # a duplicate changes nothing
+                heard.append(event)
                 seqs.add(event.seq)
-            elif self._moves[event.seq][event.by] != event:
-                self.notes.append(f"{event.by} sent a second, different move {event.seq} ({event.move}): "
-                                  f"the first one is kept")
         elif isinstance(event, Header):
             self.heard_header = event
             differences = self.header.differences(event)
@@ -118,7 +117,7 @@ class Participant:
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""
-        return [message for message in self._moves.get(seq, {}).values() if _key(message) not in self._refused]
+        return [message for message in self._moves.get(seq, ()) if _key(message) not in self._refused]
 
     def refuse(self, message: MoveMessage, reason: str) -> None:
         """Never apply ``message``; tell everyone why."""

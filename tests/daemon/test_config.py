@@ -246,3 +246,54 @@ def test_a_pin_library_that_cannot_start_off_a_pi_is_one_line(write_config, rest
     with pytest.raises(ConfigError, match=r":10: gpio\.pin_factory: gpiozero's native pin factory cannot start "
                                           r"here \(.*\); use the one this Pi supports"):
         config.open_hal()
+
+
+REMOTE = GOOD.replace("options = { hand = 2 }", 'options = { hand = 2 }\nseats = ["human", "remote:bob"]') + """
+[remote]
+broker = "mqtts://broker.example"
+game = "friday"
+name = "alice"
+password = "s3cret"
+ca_file = "ca.crt"
+"""
+
+
+def test_a_remote_game_reads_the_broker_the_game_and_this_boards_name(write_config) -> None:
+    from firmware_host.seats import HUMAN, Seat
+    path = write_config(REMOTE)
+    config = load_config(path)
+    assert config.seats == (HUMAN, Seat("remote", holder="bob"))
+    remote = config.remote
+    assert (remote.game, remote.name) == ("friday", "alice")
+    broker = remote.broker
+    assert (broker.host, broker.port, broker.tls, broker.username, broker.password, broker.ca_file) == (
+        "broker.example", 8883, True, "alice", "s3cret", path.parent / "ca.crt")
+    assert load_config(write_config(GOOD)).remote is None
+
+
+@pytest.mark.parametrize(("old", "new", "expected"), [
+    ('broker = "mqtts://broker.example"', 'broker = "http://broker.example"',
+     r":\d+: remote\.broker: broker 'http://broker\.example': write mqtt://HOST\[:PORT\]"),
+    ('broker = "mqtts://broker.example"', 'broker = "mqtt://broker.example:99999"',
+     r"remote\.broker: .*the port must be a number from 1 to 65535"),
+    ('broker = "mqtts://broker.example"', 'broker = "mqtt://broker.example"',
+     r"remote\.broker: certificate files are for TLS: write the broker as mqtts://"),
+    ('game = "friday"', 'game = "friday night"', r"remote\.game: 'friday night' is not accepted; use 1-64 letters"),
+    ('name = "alice"\n', "", r":\d+: remote: name is missing; give this board's name"),
+    ('seats = ["human", "remote:bob"]', 'seats = ["human", "computer"]',
+     r"game\.seats: a remote game needs a seat held elsewhere: write it remote:NAME"),
+    ('seats = ["human", "remote:bob"]', 'seats = ["human", "remote:alice"]',
+     r"game\.seats: remote:alice is this board's own name \(\[remote\] name\): write its seat human or computer"),
+    ("[remote]", "[remote_play]", r"remote_play: unknown section \[remote_play\]"),
+])
+def test_a_bad_remote_section_names_its_line_and_fix(write_config, old: str, new: str, expected: str) -> None:
+    assert old in REMOTE
+    with pytest.raises(ConfigError, match=expected):
+        load_config(write_config(REMOTE.replace(old, new, 1)))
+
+
+def test_a_remote_seat_without_a_broker_says_to_add_the_section(write_config) -> None:
+    text = GOOD.replace("options = { hand = 2 }", 'options = { hand = 2 }\nseats = ["human", "remote:bob"]')
+    with pytest.raises(ConfigError, match=r":5: game\.seats: a remote:NAME seat is played through a broker: add a "
+                                          r"\[remote\] section"):
+        load_config(write_config(text))
