@@ -479,6 +479,11 @@ class Daemon:
         return self._todo
 
     @property
+    def remote_turn(self) -> bool:
+        """Whether the next move (or roll) is a remote seat's: it comes from the broker."""
+        return self._held_elsewhere(self._mover())
+
+    @property
     def carry(self) -> Guide | None:
         """The computer's step a person is to carry out now, if any (not a hint)."""
         return self._guide if self._decided is not None else None

@@ -35,6 +35,8 @@ TLS_PORT = 8883
 KEEPALIVE_S = 5
 #: The reconnect back-off: first try after this many seconds, doubling up to the second.
 RECONNECT_DELAYS = (1, 4)
+#: How long closing waits for the broker to acknowledge what was published (seconds).
+CLOSE_WAIT_S = 2.0
 
 
 class LinkError(GameboardError, ValueError):
@@ -120,6 +122,8 @@ class Link:
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         #: Events read while waiting for the header, handed over first by ``events()``.
         self._held: list[Event] = []
+        #: Messages published that the broker has not acknowledged yet.
+        self._sent: list[Any] = []
         self.connected = False
         self.problem = ""
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gameboard-{game}-{name}",
@@ -191,13 +195,25 @@ class Link:
 
     def publish(self, topic: str, payload: bytes, *, retain: bool) -> None:
         """Send at QoS 1; while the broker is away paho keeps it, and a reconnect publishes everything again."""
-        self._client.publish(topic, payload, qos=1, retain=retain)
+        self._sent.append(self._client.publish(topic, payload, qos=1, retain=retain))
+        self._sent = [info for info in self._sent if not info.is_published()]
 
-    def close(self) -> None:
-        """Say this participant is offline, then disconnect (a clean disconnect sends no last will)."""
+    def close(self, wait: float = CLOSE_WAIT_S) -> None:
+        """Say this participant is offline and disconnect, once the broker has what was published (waiting at
+        most ``wait`` seconds: a broker that is away gets it all again at the next start)."""
         if self.connected:
-            self._client.publish(presence_topic(self.game, self.name), b"offline", qos=1, retain=True).wait_for_publish(1)
-        self._client.disconnect()
+            self._sent.append(self._client.publish(presence_topic(self.game, self.name), b"offline", qos=1,
+                                                   retain=True))
+            deadline = time.monotonic() + wait
+            for info in self._sent:
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.connected:
+                    break
+                try:
+                    info.wait_for_publish(left)
+                except (RuntimeError, ValueError):  # paho's word for a message that will not go out now
+                    break
+        self._client.disconnect()  # a clean disconnect: no last will (the "offline" above said it)
         self._client.loop_stop()
 
 
