@@ -45,9 +45,10 @@ LIGHTS: dict[str, Light] = {
     "todo_remove": Light((255, 110, 0), "take this piece off: the move needs it", True),
     "todo_flip": Light((0, 220, 220), "turn this piece over (or change it as the status says)", True),
     "todo_restack": Light((0, 220, 220), "change the stack here as the status says", True),
-    "carry_from": Light((190, 255, 0), "the computer's move: lift this piece (the status says the move)", True),
-    "carry_to": Light((0, 255, 190), "the computer's move: put the piece here", True),
-    "carry_path": Light((60, 60, 255), "the computer's move: the bridge the piece passes over"),
+    "carry_from": Light((190, 255, 0), "the computer's (or a remote player's) move: lift this piece (the status "
+                                       "says the move)", True),
+    "carry_to": Light((0, 255, 190), "the computer's (or a remote player's) move: put the piece here", True),
+    "carry_path": Light((60, 60, 255), "the computer's (or a remote player's) move: the bridge the piece passes over"),
     "hint": Light((255, 255, 255), "hint: the best move found: lift the piece lit white and put it on the other"),
     "hint_path": Light((120, 120, 160), "hint: the bridge the piece passes over"),
     "candidate": Light((255, 200, 0), "moves the sensors cannot tell apart: hint steps through them", True),
@@ -61,6 +62,8 @@ LIGHTS: dict[str, Light] = {
                            True),
     "fault_journal": Light((255, 0, 0), "the journal cannot be written: the whole board flashes, the usual "
                                         "picture between", True),
+    "fault_remote": Light((170, 0, 255), "the remote game cannot go on (the broker holds another game under its "
+                                         "id): the whole board flashes, the usual picture between", True),
 }
 PALETTE: dict[str, RGB] = {name: light.colour for name, light in LIGHTS.items()}
 TURN_GLOW = 0.25  # the whose-turn glow: the mover's indicator colour at this fraction
@@ -81,7 +84,7 @@ class Scene:
     turn_colour: RGB = (0, 0, 0)
     dice: str = ""
     blink_on: bool = True
-    #: A fault to flash over the whole board now ("sensors", "journal"), or "".
+    #: A fault to flash over the whole board now ("sensors", "journal", "remote"), or "".
     fault: str = ""
     #: What the last move left to do that the sensors cannot see (a flip under reed switches).
     todo: tuple[Todo, ...] = ()

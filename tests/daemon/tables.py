@@ -18,11 +18,13 @@ LOOP = LoopConfig(scan_hz=100, debounce_ms=8, settle_ms=400, out_of_sync_ms=1500
 
 
 def open_board(game: Game | State, journal: Path, *, noise: Noise | None = None, seed: int = 0, contents=None,
-               sensing: str = "presence", classes: dict[str, str] | None = None, seats=(), hints: bool = True):
-    """A mock board set up with the game's first position (a state's, or ``contents``) and a daemon on it."""
+               sensing: str = "presence", classes: dict[str, str] | None = None, seats=(), hints: bool = True,
+               clock: ManualClock | None = None, remote=None):
+    """A mock board set up with the game's first position (a state's, or ``contents``) and a daemon on it
+    (in a remote game, ``remote`` is its participant, on ``clock``)."""
     position = game if isinstance(game, State) else None
     game = position.game if position else game
-    clock = ManualClock()
+    clock = clock or ManualClock()
     wiring = straight_wiring(game.board, sensing, classes)
     mock = MockBoard(wiring, clock=clock, noise=noise, seed=seed)
     if sensing == "analog":
@@ -31,7 +33,8 @@ def open_board(game: Game | State, journal: Path, *, noise: Noise | None = None,
     mock.set_contents({loc: piece for loc, piece in start.items() if piece})
     hal = Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice())
     daemon = Daemon(position or game, hal, wiring, Journal(journal), clock, loop=LOOP,
-                    leds=LedSettings(brightness=1.0, current_budget_ma=100_000), seats=seats, hints=hints)
+                    leds=LedSettings(brightness=1.0, current_budget_ma=100_000), seats=seats, hints=hints,
+                    remote=remote)
     return daemon, mock, clock
 
 

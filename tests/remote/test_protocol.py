@@ -1,0 +1,114 @@
+"""The remote-play protocol: topics, messages, the position hash; what breaks it is refused with the reason."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine.games.pawns_crossing import Declare
+from engine.hidden import PUBLIC, deal_unseen, facts, learn, revealed, seen_by
+from engine.registry import game_class
+from firmware_host.remote.link import Broker, LinkError, game_address
+from firmware_host.remote.protocol import (
+    Header,
+    MoveMessage,
+    Presence,
+    ProtocolError,
+    Refusal,
+    move_topic,
+    parse_message,
+    position_hash,
+)
+
+
+def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
+    message = MoveMessage(12, "O p12-p31", "alice", "0123456789abcdef", {"t3": 5})
+    assert move_topic("friday", "alice", 12) == "gameboard/v1/friday/by/alice/move/12"
+    assert parse_message("friday", move_topic("friday", "alice", 12), message.payload()) == message
+    header = Header("hexover", {}, ("alice", "bob"), "alice", "abc")
+    assert parse_message("friday", "gameboard/v1/friday/header", header.payload()) == header
+    assert header.held_by("bob") == (1,) and header.differences(header) == []
+    assert parse_message("friday", "gameboard/v1/friday/by/bob/presence", b"offline") == Presence("bob", False)
+    refusal = Refusal("bob", 3, "p1", "not legal")
+    assert parse_message("friday", "gameboard/v1/friday/by/bob/refused", refusal.payload()) == refusal
+    assert parse_message("friday", "gameboard/v1/friday/by/alice/move/12", b"") is None  # a retained move cleared
+
+
+@pytest.mark.parametrize(("topic", "payload", "expected"), [
+    ("gameboard/v1/friday/by/alice/move/3", b"\xff\xfe", "move 3 from alice is not JSON"),
+    ("gameboard/v1/friday/by/alice/move/3", b"[1, 2]", "move 3 from alice must be a JSON object"),
+    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 2, "seq": 3}', "is protocol version 2; this board speaks 1"),
+    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 1, "seq": 4, "move": "p1", "hash": "x"}',
+     "its seq 4 is not its topic's"),
+    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 1, "seq": 3, "move": 7, "hash": "x"}',
+     '"move" is missing or of the wrong kind'),
+    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 1, "seq": true, "move": "p1", "hash": "x"}',
+     '"seq" is missing or of the wrong kind'),
+    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 1, "seq": 3, "move": "p1", "hash": "x", "reveal": [1]}',
+     '"reveal" must map tokens to values'),
+    ("gameboard/v1/friday/by/alice/move/0", b"{}", "is not one of the protocol's"),
+    ("gameboard/v1/friday/by/al ice/move/3", b"{}", "is not one of the protocol's"),
+    ("gameboard/v1/friday/secrets", b"{}", "is not one of the protocol's"),
+    ("gameboard/v1/saturday/header", b"{}", "is not under gameboard/v1/friday/"),
+    ("gameboard/v1/friday/header", b'{"v": 1, "game": "hexover", "options": {}, "seats": ["a b"], "host": "a", '
+                                   b'"setup": "x"}'[0:], "a seat's holder 'a b' must be 1-64 letters"),
+    ("gameboard/v1/friday/by/alice/move/3", b"{" + b" " * 70_000 + b"}", "more than 65536"),
+])
+def test_a_message_that_breaks_the_protocol_is_refused_with_the_reason(topic: str, payload: bytes,
+                                                                       expected: str) -> None:
+    with pytest.raises(ProtocolError, match=expected):
+        parse_message("friday", topic, payload)
+
+
+def test_broker_addresses_are_read_or_refused_in_one_line() -> None:
+    assert Broker.parse("mqtt://127.0.0.1") == Broker("127.0.0.1", 1883)
+    assert Broker.parse("mqtts://bob:p%40ss@broker.example") == Broker("broker.example", 8883, True, "bob", "p@ss")
+    assert str(Broker.parse("mqtt://bob@host:1884")) == "mqtt://bob@host:1884"  # the password is never shown
+    assert game_address("mqtt://host:1884/friday") == (Broker("host", 1884), "friday")
+    with pytest.raises(LinkError, match="end the address with the game id"):
+        game_address("mqtt://host:1884")
+    with pytest.raises(LinkError, match="write only mqtt://HOST"):
+        Broker.parse("mqtt://host/friday")
+    with pytest.raises(LinkError, match="write mqtt://HOST"):
+        Broker.parse("tcp://host")
+
+
+def test_the_position_hash_is_of_what_everyone_sees() -> None:
+    game = game_class("pawns-crossing")()
+    mine = game.new_initial_state()
+    theirs = game.state_from_position(deal_unseen(mine, seen_by(mine, PUBLIC), random.Random(7)))
+    assert theirs.values != mine.values  # the same board, other hidden values
+    assert position_hash(theirs) == position_hash(mine)
+    hexover = game_class("hexover")().new_initial_state()
+    before = position_hash(hexover)
+    hexover.apply(next(iter(hexover.legal_moves)))
+    assert position_hash(hexover) != before
+
+
+def test_a_revealed_value_is_learnt_by_swapping_with_a_guess() -> None:
+    game = game_class("pawns-crossing")()
+    truth = game.new_initial_state()
+    position = deal_unseen(truth, seen_by(truth, PUBLIC), random.Random(3))
+    colour_tokens = sorted(t for t in truth.values if t.startswith(next(iter(truth.values))[:1]))
+    token = colour_tokens[0]
+    learnt = learn(json.loads(json.dumps(position)), {token: truth.values[token]}, fixed=())
+    assert learnt["tokens"][token]["value"] == truth.values[token]
+    assert sorted(e["value"] for t, e in learnt["tokens"].items() if t in colour_tokens) == \
+        sorted(truth.values[t] for t in colour_tokens)  # still the colour's values, each once
+    with pytest.raises(ValueError, match=f"token {token} is known to hold"):
+        learn(json.loads(json.dumps(learnt)), {token: truth.values[token] + 100}, fixed={token})
+    with pytest.raises(ValueError, match="left may hold 99"):
+        learn(json.loads(json.dumps(position)), {token: 99}, fixed=())
+    with pytest.raises(ValueError, match="no token 'zz' to reveal"):
+        learn(position, {"zz": 1}, fixed=())
+
+
+def test_a_declaration_reveals_the_token_value_and_nothing_else_does() -> None:
+    state = game_class("pawns-crossing")().new_initial_state()
+    token = next(iter(state.values))
+    assert revealed(state, Declare(token, "x")) == {token: state.values[token]}
+    assert revealed(state, next(iter(state.legal_moves))) == {}
+    assert facts(state, [0]) == set(state.token_values(0))
+    assert facts(game_class("hexover")().new_initial_state(), [0]) == set()

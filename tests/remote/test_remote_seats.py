@@ -1,0 +1,264 @@
+"""Remote seats on a board: a move from the broker is carried out as the LEDs show it, checked first;
+this board's moves are published once journalled; nothing heard twice or out of order is applied twice."""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import time
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from engine.games.pawns_crossing import Declare
+from engine.hidden import PUBLIC, deal_unseen, seen_by
+from engine.registry import game_class
+from firmware_host.remote.join import host
+from firmware_host.remote.link import Broker
+from firmware_host.remote.protocol import MoveMessage, move_topic, position_hash
+from firmware_host.seats import HUMAN, Seat
+from hal.clock import ManualClock
+
+GAME_ID = "g1"
+
+
+class Spy:
+    """Another client on the broker: hears everything of the game, publishes what a test makes up."""
+
+    def __init__(self, port: int) -> None:
+        self.heard: queue.SimpleQueue[tuple[str, bytes, bool]] = queue.SimpleQueue()
+        self.log: list[tuple[str, bytes, bool]] = []
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="spy")
+        self.client.on_message = lambda client, userdata, message: self.heard.put(
+            (message.topic, message.payload, message.retain))
+        self.client.connect("127.0.0.1", port)
+        self.client.subscribe(f"gameboard/v1/{GAME_ID}/#", qos=1)
+        self.client.loop_start()
+
+    def send(self, message: MoveMessage, retain: bool = False) -> None:
+        self.client.publish(move_topic(GAME_ID, message.by, message.seq), message.payload(), qos=1,
+                            retain=retain).wait_for_publish(5)
+
+    def messages(self) -> list[tuple[str, bytes, bool]]:
+        """Everything heard so far."""
+        while not self.heard.empty():
+            self.log.append(self.heard.get())
+        return list(self.log)
+
+    def wait_for(self, topic_part: str, count: int = 1, timeout: float = 10.0) -> list[bytes]:
+        """The payloads of the first ``count`` messages heard on topics containing ``topic_part``."""
+        deadline = time.monotonic() + timeout
+        while len(found := [payload for topic, payload, _ in self.messages() if topic_part in topic]) < count:
+            assert time.monotonic() < deadline, f"heard {len(found)} of {count} on *{topic_part}*: {self.log}"
+            time.sleep(0.01)
+        return found
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def spy(mosquitto):
+    spy = Spy(mosquitto.port)
+    yield spy
+    spy.close()
+
+
+def remote_table(tables, tmp_path, port: int, game, seat: int, state=None, journal: str = "j.sqlite3"):
+    """A board holding ``seat`` of ``game`` (or of the position ``state``) through the broker on ``port``,
+    as alice (seat 0) or bob (seat 1)."""
+    names = ("alice", "bob")
+    seats = tuple(HUMAN if player == seat else Seat("remote", holder=names[player])
+                  for player in range(game.num_players))
+    clock = ManualClock()
+    remote = host(Broker("127.0.0.1", port), GAME_ID, names[seat], game, seats, clock)
+    return tables.open_board(state or game, tmp_path / journal, seats=seats, clock=clock, remote=remote)
+
+
+def run_until(person, condition, timeout: float = 10.0) -> None:
+    """Step the board (and let the network work) until ``condition()``."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out: {person.daemon.status_text()}"
+        person.run(0.01)
+        time.sleep(0.002)
+
+
+def scripted(game, moves_wanted: int, seed: int = 0) -> list[tuple[str, str]]:
+    """The first moves of a game drawn at random, with the public position hash after each."""
+    state, rng, script = game.new_initial_state(), random.Random(seed), []
+    for _ in range(moves_wanted):
+        move = state.random_move(rng)
+        state.push(move)
+        script.append((str(move), position_hash(state)))
+    return script
+
+
+def test_two_boards_play_with_the_remote_move_shown_to_carry_out(tables, hands, tmp_path, mosquitto):
+    game = game_class("hexover")()
+    alice, alice_mock, alice_clock = remote_table(tables, tmp_path, mosquitto.port, game, 0, journal="a.sqlite3")
+    bob, bob_mock, bob_clock = remote_table(tables, tmp_path, mosquitto.port, game, 1, journal="b.sqlite3")
+    alice_hands, bob_hands = hands.Hands(alice, alice_mock, alice_clock), hands.Hands(bob, bob_mock, bob_clock)
+    try:
+        assert "waiting for alice's move" in bob.status_text() and bob.remote_turn and not alice.remote_turn
+        move = next(iter(alice.state.legal_moves))
+        alice_hands.play(alice.state, move)
+        run_until(bob_hands, lambda: bob.carry is not None)
+        assert bob.carry.move == move and bob.carry.put and not bob.carry.lift
+        assert bob.snapshot()["decided"]["by"] == "alice"
+        assert bob.snapshot()["leds"][next(iter(bob.carry.put))] != "#000000"  # the place to put it is lit
+        bob_hands.play(bob.state, bob.carry.move)
+        reply = next(iter(bob.state.legal_moves))
+        bob_hands.play(bob.state, reply)
+        run_until(alice_hands, lambda: alice.carry is not None)
+        alice_hands.play(alice.state, alice.carry.move)
+        assert alice.journal.moves() == bob.journal.moves() == [str(move), str(reply)]
+        assert position_hash(alice.state) == position_hash(bob.state)
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_moves_heard_twice_or_out_of_order_are_applied_once_in_order(tables, hands, tmp_path, mosquitto, spy):
+    game = game_class("squareoff")()
+    (first, first_hash), (second, second_hash), (third, third_hash) = scripted(game, 3)
+    bob, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 1)
+    person = hands.Hands(bob, mock, clock)
+    try:
+        spy.send(MoveMessage(3, third, "alice", third_hash))  # alice's next move, heard first
+        spy.send(MoveMessage(1, first, "alice", first_hash))
+        spy.send(MoveMessage(1, first, "alice", first_hash))
+        run_until(person, lambda: bob.carry is not None)
+        assert str(bob.carry.move) == first
+        person.play(bob.state, bob.carry.move)
+        spy.send(MoveMessage(1, first, "alice", first_hash))  # a replay after a reconnect
+        person.play(bob.state, bob.state.parse_move(second))
+        run_until(person, lambda: bob.carry is not None)
+        assert str(bob.carry.move) == third
+        person.play(bob.state, bob.carry.move)
+        assert bob.journal.moves() == [first, second, third]
+        [published] = [json.loads(payload) for payload in spy.wait_for("/by/bob/move/")]
+        assert (published["seq"], published["move"], published["hash"]) == (2, second, second_hash)
+    finally:
+        bob.close()
+
+
+def test_a_move_that_fails_a_check_is_refused_reported_and_never_applied(tables, hands, tmp_path, mosquitto, spy):
+    game = game_class("squareoff")()
+    [(first, first_hash)] = scripted(game, 1)
+    other = next(str(move) for move in game.new_initial_state().legal_moves if str(move) != first)
+    bob, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 1)
+    person = hands.Hands(bob, mock, clock)
+    try:
+        spy.send(MoveMessage(1, first, "mallory", first_hash))
+        spy.send(MoveMessage(1, "p99", "alice", first_hash))
+        spy.send(MoveMessage(1, other, "alice", first_hash))
+        run_until(person, lambda: len(spy.messages()) and bob.snapshot()["note"].startswith(f"refused alice's move 1 "
+                                                                                              f"({other})"))
+        assert bob.carry is None and bob.state.history == [] and bob.remote_turn
+        reasons = [json.loads(payload)["reason"] for payload in spy.wait_for("/by/bob/refused", 3)]
+        assert reasons[0] == "mallory does not hold the seat to move (alice does)"
+        assert reasons[1].startswith("'p99' is not a legal move here")
+        assert reasons[2].startswith("it leads to position ") and "the boards' games differ" in reasons[2]
+        assert bob.snapshot()["note"].startswith(f"refused alice's move 1 ({other}): it leads to position")
+        spy.send(MoveMessage(1, first, "alice", first_hash))
+        run_until(person, lambda: bob.carry is not None)
+        person.play(bob.state, bob.carry.move)
+        assert bob.journal.moves() == [first]
+    finally:
+        bob.close()
+
+
+def test_undo_and_new_game_are_off_in_a_remote_game(tables, hands, tmp_path, mosquitto):
+    game = game_class("hexover")()
+    alice, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 0)
+    person = hands.Hands(alice, mock, clock)
+    try:
+        move = next(iter(alice.state.legal_moves))
+        person.play(alice.state, move)
+        mock.buttons.press("undo")
+        person.run(0.05)
+        assert alice.snapshot()["note"] == "undo is off in a remote game: each move was sent to the others as it was made"
+        mock.buttons.press("new_game")
+        person.run(0.05)
+        assert alice.snapshot()["note"].startswith("a remote game is not restarted: play the next one under another")
+        assert alice.journal.moves() == [str(move)]
+        mock.lift(str(move).strip("@"))  # taking the piece back is out of sync, not a takeback
+        person.run(2.0)
+        assert alice.journal.moves() == [str(move)] and alice.tracker.view.status.value == "out_of_sync"
+    finally:
+        alice.close()
+
+
+def test_the_host_writes_the_header_and_a_different_game_on_the_broker_stops_play(tables, tmp_path, mosquitto, spy):
+    game = game_class("hexover")()
+    alice, _, clock = remote_table(tables, tmp_path, mosquitto.port, game, 0)
+    try:
+        deadline = time.monotonic() + 10
+        while not any(topic.endswith("/header") for topic, _, _ in spy.messages()):
+            assert time.monotonic() < deadline, "no header"
+            clock.advance(0.05)
+            alice.step()
+            time.sleep(0.01)
+        [header] = [json.loads(payload) for payload in spy.wait_for("/header")]
+        assert (header["game"], header["seats"], header["host"]) == ("hexover", ["alice", "bob"], "alice")
+        other = {**header, "game": "mono-line", "options": {"mode": "strict"}}
+        spy.client.publish(f"gameboard/v1/{GAME_ID}/header", json.dumps(other), qos=1, retain=True).wait_for_publish(5)
+        while "remote" not in alice.faults:
+            assert time.monotonic() < deadline + 10, alice.status_text()
+            clock.advance(0.01)
+            alice.step()
+            time.sleep(0.005)
+        assert alice.status_text().startswith("the remote game cannot go on: the broker's game g1 is not this "
+                                              "board's: game 'mono-line' against 'hexover'")
+    finally:
+        alice.close()
+
+
+def test_pawns_crossing_values_stay_hidden_until_a_declaration_reveals_one(tables, hands, tmp_path, mosquitto, spy):
+    game = game_class("pawns-crossing")()
+    state, rng = game.new_initial_state(), random.Random(1)
+    while not (state.current_player == 0 and any(isinstance(move, Declare) for move in state.legal_moves)):
+        state.push(hands.pick(state, rng))
+    declare = next(move for move in state.legal_moves if isinstance(move, Declare))
+    truth = state.values[declare.token]
+    alices = game.state_from_position(deal_unseen(state, seen_by(state, 0), rng))
+    bobs = next(guess for seed in range(100)  # bob knows his own values and guesses alice's, wrongly here
+                if (guess := game.state_from_position(deal_unseen(state, seen_by(state, 1), random.Random(seed))))
+                .values[declare.token] != truth)
+    alice, alice_mock, alice_clock = remote_table(tables, tmp_path, mosquitto.port, game, 0, state=alices,
+                                                  journal="a.sqlite3")
+    bob, bob_mock, bob_clock = remote_table(tables, tmp_path, mosquitto.port, game, 1, state=bobs,
+                                            journal="b.sqlite3")
+    alice_hands, bob_hands = hands.Hands(alice, alice_mock, alice_clock), hands.Hands(bob, bob_mock, bob_clock)
+    try:
+        alice_hands.play(alice.state, declare)
+        run_until(bob_hands, lambda: bob.carry is not None)
+        assert bob.state.values[declare.token] == truth  # learnt before it is carried out
+        bob_hands.play(bob.state, bob.carry.move)
+        assert bob.journal.setup()["position"]["tokens"][declare.token]["value"] == truth
+        assert bob.journal.moves() == alice.journal.moves() == [str(declare)]
+        assert position_hash(bob.state) == position_hash(alice.state)
+        moves = [json.loads(payload) for payload in spy.wait_for("/move/")]
+        assert moves == [{"v": 1, "seq": 1, "move": str(declare), "hash": position_hash(alice.state),
+                          "reveal": {declare.token: truth}}]
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_a_new_remote_pawns_crossing_game_deals_each_boards_values_in_private(tables, tmp_path, mosquitto):
+    game = game_class("pawns-crossing")()
+    alice, *_ = remote_table(tables, tmp_path, mosquitto.port, game, 0, journal="a.sqlite3")
+    bob, *_ = remote_table(tables, tmp_path, mosquitto.port, game, 1, journal="b.sqlite3")
+    try:
+        dealt = game.new_initial_state()
+        assert position_hash(alice.state) == position_hash(bob.state) == position_hash(dealt)
+        # Each board deals its values itself, not from the seed everyone could deal from again.
+        assert alice.state.values != dealt.values and bob.state.values != dealt.values
+        assert seen_by(alice.state, PUBLIC) == seen_by(bob.state, PUBLIC)
+    finally:
+        alice.close()
+        bob.close()
