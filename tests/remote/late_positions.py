@@ -1,4 +1,4 @@
-"""The long games' last plies, as test data: where a seeded game of random moves stands 60 plies before its end.
+"""The long games' last plies, as test data: where a seeded game of random moves stands 150 plies from its end.
 
 Over-Pass, Groups-of-Three and Pawns Crossing played at random last thousands of plies, too
 long for every test run; their fault tests start from such a position and play to the end
@@ -19,7 +19,7 @@ from engine.registry import game_class
 DATA = Path(__file__).parents[1] / "data" / "remote_late.json"
 GAMES = {"overpass": {"players": 2}, "groups-of-three": {}, "pawns-crossing": {}}
 SEED = 0
-BEFORE_END = 60
+BEFORE_END = 150
 
 
 def pick_module():
