@@ -790,6 +790,9 @@ class Daemon:
             who = ", ".join(state.game.player_name(p) for p in outcome.winners) or "nobody"
             return f"game over: {outcome.reason}; won by {who}" + (f"; {describe(self._todo)}" if self._todo else "")
         first = f"{describe(self._todo)} (confirm when done); then " if self._todo else ""
+        if state.is_chance_node() and self.remote_turn:
+            holder = self.seats[self._mover()].holder
+            return f"{first}waiting for {holder}'s roll{self._remote_words(holder)}"
         if state.is_chance_node():
             return f"{first}roll the dice and enter the roll"
         player = state.current_player

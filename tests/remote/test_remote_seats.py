@@ -262,3 +262,19 @@ def test_a_new_remote_pawns_crossing_game_deals_each_boards_values_in_private(ta
     finally:
         alice.close()
         bob.close()
+
+
+def test_a_remote_seats_roll_is_applied_as_it_arrives_and_the_roll_is_shown(tables, hands, tmp_path, mosquitto, spy):
+    game = game_class("groups-of-three")()
+    [(roll, roll_hash)] = scripted(game, 1)
+    bob, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 1)
+    person = hands.Hands(bob, mock, clock)
+    try:
+        person.run(0.1)
+        assert bob.status_text().startswith("waiting for alice's roll")
+        spy.send(MoveMessage(1, roll, "alice", roll_hash))
+        run_until(person, lambda: bob.state.history)
+        assert bob.journal.moves() == [roll] and bob.remote_turn
+        assert f"({roll})" in bob.status_text() and "waiting for alice's move" in bob.status_text()
+    finally:
+        bob.close()
