@@ -541,8 +541,8 @@ class Daemon:
             self._note = remote.notes.pop()
             remote.notes.clear()
         if len(self._history_text) + 1 in heard.seqs and self._decided is None \
-                and self._held_elsewhere(self.state.current_player):
-            self._position_changed(now, restoring=False)
+                and self._held_elsewhere(self.state.current_player):  # a board being put back stays so
+            self._position_changed(now, restoring=self.tracker.view.status is Status.RESTORING)
 
     def _remote_step(self, player: int) -> list[Move]:
         """The remote seat's move for this ply, to carry out, once it has come and is checked; none before."""

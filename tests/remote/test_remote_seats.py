@@ -278,3 +278,55 @@ def test_a_remote_seats_roll_is_applied_as_it_arrives_and_the_roll_is_shown(tabl
         assert f"({roll})" in bob.status_text() and "waiting for alice's move" in bob.status_text()
     finally:
         bob.close()
+
+
+def follow_the_fixes(person, daemon, mock) -> None:
+    """A person putting the board back as the LEDs show (red to pink, or a piece brought to pink)."""
+    for fix in daemon.tracker.view.fixes:
+        if fix.source and fix.target:
+            mock.move(fix.source, fix.target)
+        elif fix.target:
+            mock.place(fix.target, fix.piece or next(iter(daemon.state.game.pieces)))
+        else:
+            mock.lift(fix.source)
+        person.pause()
+    person.settle()
+
+
+def test_a_board_back_after_a_power_cut_is_led_into_sync_and_catches_up_from_the_broker(tables, hands, tmp_path,
+                                                                                         mosquitto):
+    game = game_class("hexover")()
+    alice, alice_mock, alice_clock = remote_table(tables, tmp_path, mosquitto.port, game, 0, journal="a.sqlite3")
+    bob, bob_mock, bob_clock = remote_table(tables, tmp_path, mosquitto.port, game, 1, journal="b.sqlite3")
+    alice_hands, bob_hands = hands.Hands(alice, alice_mock, alice_clock), hands.Hands(bob, bob_mock, bob_clock)
+    try:
+        first = next(iter(alice.state.legal_moves))
+        alice_hands.play(alice.state, first)
+        run_until(bob_hands, lambda: bob.carry is not None)
+        bob_hands.play(bob.state, bob.carry.move)
+        bob_hands.play(bob.state, next(iter(bob.state.legal_moves)))
+        run_until(alice_hands, lambda: alice.carry is not None)
+        alice_hands.play(alice.state, alice.carry.move)
+        bob.close()  # the power goes at bob's: his board keeps its pieces, one of them in his hand
+        lifted = next(location for location, piece in bob_mock.contents.items() if piece)
+        bob_mock.lift(lifted)
+        third = next(iter(alice.state.legal_moves))
+        alice_hands.play(alice.state, third)  # made while bob's board is off
+        seats = bob.seats
+        remote = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "bob", game, seats, bob_clock)
+        from firmware_host.daemon import Daemon
+        from firmware_host.journal import Journal
+        bob = Daemon(game, bob.hal, bob.wiring, Journal(tmp_path / "b.sqlite3"), bob_clock, loop=tables.LOOP,
+                     seats=seats, remote=remote)
+        bob_hands.daemon = bob
+        bob_hands.run(0.1)
+        assert bob.tracker.view.status.value == "restoring"
+        assert [(fix.target, fix.piece) for fix in bob.tracker.view.fixes] == [(lifted, bob.state.contents()[lifted])]
+        follow_the_fixes(bob_hands, bob, bob_mock)
+        run_until(bob_hands, lambda: bob.carry is not None)  # alice's move from the broker, to carry out
+        assert bob.carry.move == third
+        bob_hands.play(bob.state, bob.carry.move)
+        assert bob.journal.moves() == alice.journal.moves() and len(alice.journal.moves()) == 3
+    finally:
+        alice.close()
+        bob.close()
