@@ -25,14 +25,14 @@ from typing import Any
 
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.core import CHANCE, TERMINAL, Game, IllegalMoveError, Move, State, stack_pieces
-from engine.hidden import PUBLIC, deal_unseen, facts, learn, revealed, seen_by
-from engine.registry import state_from_json
+from engine.hidden import PUBLIC, deal_unseen, revealed, seen_by
 from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.decided import Decided, Guide
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
+from firmware_host.remote.moves import check, learnt, mover, published, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import MoveMessage, position_hash
 from firmware_host.scanner import Scanner
@@ -107,7 +107,7 @@ class Daemon:
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
         if remote is not None:
-            remote.outbox.update(self._published())
+            remote.outbox.update(published(self.state, remote.name, remote.holds))
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -515,15 +515,7 @@ class Daemon:
     # -- remote seats ---------------------------------------------------------------------
 
     def _mover(self) -> int:
-        """Who makes the next move: the player to move or, at a chance node, the player whose roll it is."""
-        state = self.state
-        if not state.is_chance_node():
-            return state.current_player
-        state.push(state.chance_outcomes()[0][0])
-        try:
-            return state.current_player
-        finally:
-            state.pop()
+        return mover(self.state)
 
     def _held_elsewhere(self, player: int) -> bool:
         """Whether ``player``'s moves come from the broker."""
@@ -568,63 +560,22 @@ class Daemon:
         return None
 
     def _check_remote(self, message: MoveMessage, holder: str | None) -> Move | str:
-        """The move ``message`` carries if it is legal here and leads to the position its sender reached,
-        else why not.  A value it reveals is learnt first (a declared token's)."""
-        if message.by != holder:
-            return f"{message.by} does not hold the seat to move ({holder} does)"
-        if message.reveal:
-            problem = self._learn(message.reveal)
-            if problem:
-                return problem
-        state = self.state
-        try:
-            move = state.parse_move(message.move)
-        except IllegalMoveError as exc:
-            return str(exc)
-        state.push(move)
-        try:
-            reached = position_hash(state)
-        finally:
-            state.pop()
-        if reached != message.hash:
-            return f"it leads to position {reached} here, not {message.hash}: the boards' games differ"
-        return move
-
-    def _learn(self, values: dict[str, Any]) -> str:
-        """Learn values a remote seat revealed into the setup (journal first) and replay the game on it;
-        the reason if they cannot be this game's."""
-        setup = self.journal.setup()
-        held = [player for player in range(len(self.seats)) if not self.seats[player].remote]
-        try:
-            learnt = learn(json.loads(json.dumps(setup["position"])), values, facts(self.state, held))
-        except ValueError as exc:
-            return str(exc)
-        if learnt == setup["position"]:
-            return ""
-        try:
-            self.journal.learn({**setup, "position": learnt})
-        except JournalWriteError as exc:
-            return f"cannot keep what it reveals: {exc}"
-        state = state_from_json({**setup, "position": learnt})
-        for move in self._history_text:
-            state.apply(move)
-        self.state = state
-        return ""
-
-    def _published(self) -> dict[int, MoveMessage]:
-        """The moves of this board's seats in the game so far, as they were published (a resumed game's)."""
-        state, messages, plies = self.state, {}, len(self.state.history)
-        popped = [state.pop() for _ in range(plies)]  # popped[i] is the move of ply plies - i
-        try:
-            for seq, move in enumerate(reversed(popped), 1):
-                mover, reveal = self._mover(), revealed(state, move)
-                state.push(move)
-                if self.remote.holds(mover):
-                    messages[seq] = MoveMessage(seq, str(move), self.remote.name, position_hash(state), reveal)
-        finally:
-            while len(state.history) < plies:
-                state.push(popped[plies - 1 - len(state.history)])
-        return messages
+        """The move ``message`` carries, or why it is refused; a value it reveals is learnt first (journal
+        first, then the game replayed on it)."""
+        if message.reveal and message.by == holder:
+            held = [player for player in range(len(self.seats)) if not self.seats[player].remote]
+            setup = self.journal.setup()
+            try:
+                setup_learnt = learnt(setup, message.reveal, self.state, held)
+            except ValueError as exc:
+                return str(exc)
+            if setup_learnt != setup:
+                try:
+                    self.journal.learn(setup_learnt)
+                except JournalWriteError as exc:
+                    return f"cannot keep what it reveals: {exc}"
+                self.state = replay(setup_learnt, self._history_text)
+        return check(self.state, message, holder)
 
     def _question(self, by: str, ply: int) -> Question:
         """What to ask about the position at ``ply`` (the start of the turn to decide)."""
