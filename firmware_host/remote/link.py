@@ -125,7 +125,9 @@ class Link:
         #: Messages published that the broker has not acknowledged yet.
         self._sent: list[Any] = []
         self.connected = False
+        #: Why the link is not connected now, in words ("" when it is).
         self.problem = ""
+        self._refused = ""
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gameboard-{game}-{name}",
                              clean_session=True, protocol=mqtt.MQTTv311)
         client.will_set(presence_topic(game, name), b"offline", qos=1, retain=True)
@@ -146,17 +148,17 @@ class Link:
     # -- paho's thread ----------------------------------------------------------------------
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
-        if reason.is_failure:
-            self.problem = f"the broker {self.broker} refused this board: {reason}"
+        if reason.is_failure:  # a wrong password, a name the broker does not know: said until it connects
+            self._refused = self.problem = f"the broker {self.broker} refused this board: {reason}"
             return
-        self.connected, self.problem = True, ""
+        self.connected, self.problem, self._refused = True, "", ""
         client.subscribe(game_topic(self.game), qos=1)
         client.publish(presence_topic(self.game, self.name), b"online", qos=1, retain=True)
         self._events.put(Connected())
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         self.connected = False
-        self.problem = f"the broker {self.broker} cannot be reached ({reason}); trying again"
+        self.problem = self._refused or f"the broker {self.broker} cannot be reached ({reason}); trying again"
         self._events.put(Disconnected(str(reason)))
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:

@@ -8,6 +8,7 @@ proxy in front of it that can be cut: the broker out of reach without restarting
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import signal
 import socket
@@ -42,13 +43,16 @@ class Mosquitto:
     """One broker process, started again on the same port after a kill."""
 
     def __init__(self, folder: Path, *, persistence: bool = False, password_file: Path | None = None,
-                 acl_file: Path | None = None) -> None:
+                 acl_file: Path | None = None, tls: tuple[Path, Path] | None = None) -> None:
+        """``tls``: the server's certificate and key files, for a TLS listener only."""
         self.binary = find_mosquitto()
         if self.binary is None:
             raise FileNotFoundError("mosquitto is not installed: apt-get install mosquitto")
         self.folder = folder
         self.port = free_port()
-        lines = [f"listener {self.port} 127.0.0.1", f"allow_anonymous {'false' if password_file else 'true'}",
+        # Mosquitto started by root would run as the user "mosquitto", who cannot read the test's folder.
+        lines = [f"user {getpass.getuser()}", f"listener {self.port} 127.0.0.1",
+                 f"allow_anonymous {'false' if password_file else 'true'}",
                  f"log_dest file {folder / 'mosquitto.log'}", "log_type error", "log_type warning",
                  "log_type notice"]
         if persistence:
@@ -57,6 +61,8 @@ class Mosquitto:
             lines.append(f"password_file {password_file}")
         if acl_file:
             lines.append(f"acl_file {acl_file}")
+        if tls:
+            lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n", encoding="utf-8")
         self.process: subprocess.Popen | None = None
@@ -170,3 +176,31 @@ class Cable:
         self._closed = True
         self.cut()
         self._server.close()
+
+
+def passwords(folder: Path, users: dict[str, str]) -> Path:
+    """A Mosquitto password file for ``users`` (name -> password), made by mosquitto_passwd itself."""
+    path = folder / "passwords"
+    path.touch()
+    tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
+    for user, password in users.items():
+        subprocess.run([tool, "-b", str(path), user, password], check=True, capture_output=True)
+    return path
+
+
+def certificates(folder: Path) -> tuple[Path, Path, Path]:
+    """A certificate authority and a server certificate for 127.0.0.1 signed by it, made by openssl:
+    (the authority's certificate, the server's certificate, the server's key)."""
+    ca, ca_key = folder / "ca.crt", folder / "ca.key"
+    server, server_key, request = folder / "server.crt", folder / "server.key", folder / "server.csr"
+    extensions = folder / "server.ext"
+    extensions.write_text("subjectAltName = IP:127.0.0.1\n", encoding="utf-8")
+    for command in (
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=gameboard test CA",
+         "-keyout", ca_key, "-out", ca],
+        ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", server_key, "-out", request],
+        ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-days", "2",
+         "-extfile", extensions, "-out", server],
+    ):
+        subprocess.run(["openssl", *map(str, command)], check=True, capture_output=True)
+    return ca, server, server_key

@@ -59,6 +59,12 @@ def cable(mosquitto: object) -> Iterator[object]:
 
 
 @pytest.fixture
+def broker_tools() -> ModuleType:
+    """tests/remote/broker.py: password files, certificates."""
+    return broker
+
+
+@pytest.fixture
 def tables() -> ModuleType:
     return helper(HERE.parent / "daemon" / "tables.py")
 

@@ -1,0 +1,74 @@
+"""The link to the broker, for real: passwords, TLS, and a broker that is not there."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from firmware_host.remote.link import Broker, Connected, Link
+from firmware_host.remote.protocol import MoveMessage, Presence, move_topic
+
+
+class Heard:
+    """Everything a link heard, kept for the test to look through."""
+
+    def __init__(self, link: Link) -> None:
+        self.link = link
+        self.events: list = []
+
+    def wait(self, kind: type, timeout: float = 10.0) -> list:
+        deadline = time.monotonic() + timeout
+        while not (found := [event for event in self.events if isinstance(event, kind)]):
+            assert time.monotonic() < deadline, f"nothing of {kind.__name__} heard; the link says {self.link.problem!r}"
+            self.events += self.link.events()
+            time.sleep(0.02)
+        return found
+
+
+def test_a_participant_logs_in_with_its_password_and_a_wrong_one_is_refused(tmp_path, make_mosquitto, broker_tools):
+    users = broker_tools.passwords(tmp_path, {"alice": "right", "bob": "also"})
+    mosquitto = make_mosquitto(password_file=users)
+    alice = Link(Broker("127.0.0.1", mosquitto.port, username="alice", password="right"), "g1", "alice")
+    bob = Link(Broker("127.0.0.1", mosquitto.port, username="bob", password="wrong"), "g1", "bob")
+    try:
+        alice_heard = Heard(alice)
+        alice_heard.wait(Connected)
+        message = MoveMessage(1, "p1", "alice", "abc")
+        alice.publish(move_topic("g1", "alice", 1), message.payload(), retain=True)
+        assert message in alice_heard.wait(MoveMessage)
+        deadline = time.monotonic() + 10
+        while not bob.problem:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert bob.problem.startswith(f"the broker mqtt://bob@127.0.0.1:{mosquitto.port} refused this board: ")
+        assert not bob.connected
+    finally:
+        alice.close()
+        bob.close()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed: apt-get install openssl")
+def test_a_participant_connects_over_tls_trusting_the_given_authority(tmp_path, make_mosquitto, broker_tools):
+    authority, certificate, key = broker_tools.certificates(tmp_path)
+    mosquitto = make_mosquitto(tls=(certificate, key))
+    link = Link(Broker("127.0.0.1", mosquitto.port, tls=True, ca_file=authority), "g1", "alice")
+    try:
+        assert Presence("alice", True) in Heard(link).wait(Presence)
+    finally:
+        link.close()
+
+
+def test_a_broker_that_is_not_there_is_said_and_tried_again(tmp_path, make_mosquitto):
+    mosquitto = make_mosquitto()
+    port = mosquitto.port
+    mosquitto.kill()
+    link = Link(Broker("127.0.0.1", port), "g1", "alice")
+    try:
+        time.sleep(1.5)
+        assert not link.connected and link.events() == []
+        mosquitto.start()
+        Heard(link).wait(Connected)
+    finally:
+        link.close()
