@@ -11,8 +11,8 @@ from importlib import import_module, metadata
 from engine.errors import GameboardError
 
 #: Modules under firmware_host.commands, each adding its subcommands with register().
-COMMAND_MODULES = ("board", "games", "solve", "arena", "run", "sim", "calibrate", "wiring", "leds", "sensors",
-                   "journal")
+COMMAND_MODULES = ("board", "games", "solve", "arena", "run", "sim", "watch", "calibrate", "wiring", "leds",
+                   "sensors", "journal")
 
 
 def build_parser() -> argparse.ArgumentParser:

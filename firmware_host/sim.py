@@ -27,6 +27,7 @@ from firmware_host.commands.games import describe
 from firmware_host.config import Hal, LoopConfig
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
+from firmware_host.remote.participant import Participant
 from firmware_host.seats import parse_seats
 from firmware_host.tracker import Status
 from firmware_host.web.view import snapshot_view
@@ -111,7 +112,8 @@ class SimSession:
     def __init__(self, game: str, options: dict[str, Any] | None = None, *, journal: Path,
                  noise: bool = False, entered_dice: bool = False, seed: int | None = None,
                  clock: Callable[[], float] = time.monotonic, seats: list[str] | None = None,
-                 auto: bool = False) -> None:
+                 auto: bool = False, remote: Participant | None = None) -> None:
+        """``remote``: this page's part in a game played through a broker (its seats written remote:NAME)."""
         self.journal_path = journal
         self.entered_dice = entered_dice
         self.seed = seed
@@ -123,6 +125,7 @@ class SimSession:
         self._auto_queue: list[tuple[float, Callable[[], None]]] = []
         self._auto_move = ""
         self._event = asyncio.Event()
+        self.remote = remote
         self.daemon: Daemon | None = None
         self.start(game, options or {}, seats)
 
@@ -145,7 +148,7 @@ class SimSession:
         hal = Hal(self.mock.sensors, self.mock.leds, self.mock.buttons, self.dice)
         # The board starts as the game expects: the person has set it up.
         daemon = Daemon(game, hal, self.wiring, Journal(self.journal_path), self.clock, loop=LoopConfig(),
-                        seats=chosen)
+                        seats=chosen, remote=self.remote)
         self.mock.set_contents(daemon.state.contents())
         self.hand: list[Held] = []
         self._auto_queue, self._auto_move = [], ""
@@ -329,12 +332,27 @@ class SimSession:
         self.mock.noise = Noise.realistic() if self.noise else Noise()
 
     def _new_game(self, action: dict[str, Any]) -> None:
+        if self.remote is not None:
+            raise SimError(f"this page plays the remote game {self.remote.link.game}: start another with "
+                           "`gameboard sim --join` under a new game id")
         self.start(action["game"], action.get("options") or {}, action.get("seats"))
 
     def _auto(self, action: dict[str, Any]) -> None:
         self.auto = action["on"]
 
     # -- what the page shows ------------------------------------------------------------
+
+    def _remote_words(self, remote: dict[str, Any] | None) -> str:
+        """The remote game in a line: "remote game friday on mqtt://host:1883 as bob: connected; alice online"."""
+        if remote is None:
+            return ""
+        link = "connected" if remote["connected"] else remote["problem"] or "connecting"
+        others = "; ".join(f"{name} {'online' if online else 'offline'}" for name, online in
+                           sorted(remote["online"].items()) if name != remote["name"])
+        seats = ", ".join(f"{self.daemon.state.game.player_name(player)}: {holder}"
+                          for player, holder in enumerate(self.remote.header.seats))
+        return (f"remote game {remote['game']} on {remote['broker']} as {remote['name']} ({seats}): {link}"
+                + (f"; {others}" if others else ""))
 
     def view(self) -> dict[str, Any]:
         """Everything the page shows, JSON-ready: the board drawn with its LEDs, the panels,
@@ -379,6 +397,7 @@ class SimSession:
             "noise": self.noise,
             "auto": self.auto,
             "seats": [str(seat) for seat in daemon.seats],
+            "remote": self._remote_words(snapshot["remote"]),
             "seat_choices": SEAT_CHOICES,
             "thinking": snapshot["thinking"],
             "decided": snapshot["decided"],

@@ -7,10 +7,15 @@ import asyncio
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameboardError
 from engine.registry import GAMES
 from firmware_host.commands.arguments import port_number
+from firmware_host.remote.protocol import ProtocolError, check_name
+
+if TYPE_CHECKING:
+    from firmware_host.remote.participant import Participant
 
 DEFAULT_PORT = 8300
 
@@ -42,6 +47,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--entered-dice", action="store_true", help="enter the dice on the page instead of rolling")
     sim.add_argument("--seed", type=int, help="seed for the dice and the noise")
     sim.add_argument("--journal", type=Path, help="the game journal (default: in ~/.local/state/gameboard)")
+    remote = sim.add_argument_group("remote play", "play a game through an MQTT broker (docs/remote.md)")
+    remote.add_argument("--join", metavar="URL",
+                        help="the game on the broker, mqtt://[USER[:PASSWORD]@]HOST[:PORT]/GAME (mqtts:// for TLS): "
+                             "with --seats naming remote:NAME seats, this page hosts GAME; without, it joins the "
+                             "game its host set up and plays the seats held by --name")
+    remote.add_argument("--name", help="this page's name in the remote game (its broker user by default)")
+    remote.add_argument("--username", help="the broker's user name, if not --name")
+    remote.add_argument("--password", help="the broker's password (or in the URL)")
+    remote.add_argument("--ca-file", type=Path, help="with mqtts://: the certificate authority to trust")
+    remote.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
+                        help="how long joining waits for the game on the broker (default 15)")
     sim.set_defaults(handler=run_sim)
 
 
@@ -61,11 +77,51 @@ def run_sim(args: argparse.Namespace) -> int:
     if problem:
         raise GameboardError(f"cannot keep the journal: {problem}; give --journal a file in a folder you can write")
 
+    game, seats, remote = args.game, args.seats, None
+    if args.join:
+        remote, game, options, seats = remote_seat(args, options)
+
     async def main() -> None:
-        session = SimSession(args.game, options, journal=journal, noise=args.noise,
-                             entered_dice=args.entered_dice, seed=args.seed, seats=args.seats, auto=args.auto)
+        session = SimSession(game, options, journal=journal, noise=args.noise, entered_dice=args.entered_dice,
+                             seed=args.seed, seats=seats, auto=args.auto, remote=remote)
         listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
         await listener.serve(session, read_only=False, alongside=session.run())
 
     asyncio.run(main())
     return 0
+
+
+def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Participant, str, dict[str, Any],
+                                                                             list[str]]:
+    """This page's part in the remote game ``--join`` names: hosted (``--seats`` with remote:NAME seats) or
+    joined; the participant, the game, its options and the seats."""
+    from engine.registry import game_class
+    from firmware_host.remote.join import host, join
+    from firmware_host.remote.link import LinkError, game_address
+    from firmware_host.seats import parse_seats
+
+    if not args.name:
+        raise GameboardError("--join needs --name: this page's name in the game (e.g. --name bob)")
+    try:
+        broker, game_id = game_address(args.join, username=args.username or args.name, password=args.password,
+                                       ca_file=args.ca_file)
+        check_name(args.name, "--name")
+    except (LinkError, ProtocolError) as exc:
+        raise GameboardError(str(exc)) from None
+    if any(seat.startswith("remote:") for seat in args.seats):
+        game = game_class(args.game)(**options)
+        try:
+            seats = parse_seats(args.seats, game.num_players)
+        except ValueError as exc:
+            raise GameboardError(f"--seats: {exc}") from None
+        return host(broker, game_id, args.name, game, seats), args.game, options, args.seats
+    if args.seats:
+        raise GameboardError("to host a remote game, write the others' seats as remote:NAME in --seats; "
+                             "to join one, leave --seats out")
+    print(f"gameboard: joining {game_id} on {broker} as {args.name}...", flush=True)
+    participant, game, seats = join(broker, game_id, args.name, wait=args.wait)
+    if not participant.header.held_by(args.name):
+        participant.close()
+        raise GameboardError(f"{args.name} holds no seat of {game_id} (its seats: "
+                             f"{', '.join(participant.header.seats)}); to watch it, use `gameboard watch {args.join}`")
+    return participant, game.name, dict(game.options), [str(seat) for seat in seats]

@@ -140,6 +140,7 @@ class Link:
         client.max_inflight_messages_set(100)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         self._client = client
         client.connect_async(broker.host, broker.port, keepalive=KEEPALIVE_S)
@@ -160,6 +161,9 @@ class Link:
         self.connected = False
         self.problem = self._refused or f"the broker {self.broker} cannot be reached ({reason}); trying again"
         self._events.put(Disconnected(str(reason)))
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        self.problem = self._refused or f"the broker {self.broker} cannot be reached; trying again"
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         try:

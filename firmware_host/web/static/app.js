@@ -112,6 +112,9 @@ function render(view) {
     renderFields(view.game, view.options);
     renderSeats(view.game, view.seats);
   }
+  $("remote").hidden = !view.remote;
+  $("remote").textContent = view.remote || "";
+  $("new-game").querySelector("button").disabled = Boolean(view.remote);  // a remote game is not restarted
   $("noise").checked = view.noise;
   $("auto").checked = view.auto;
   $("log").replaceChildren(...view.log.map((text, index) => element("li", {},

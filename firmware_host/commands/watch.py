@@ -1,0 +1,66 @@
+"""``gameboard watch mqtt://HOST[:PORT]/GAME``: a read-only page following a remote game."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import secrets
+from pathlib import Path
+
+from engine.errors import GameboardError
+from firmware_host.commands.arguments import port_number
+from firmware_host.commands.sim import DEFAULT_PORT
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    watch = subparsers.add_parser("watch", help="follow a remote game in the browser, read-only",
+                                  description="Follow a game played through an MQTT broker (docs/remote.md).")
+    watch.add_argument("game", metavar="URL", help="the game: mqtt://[USER[:PASSWORD]@]HOST[:PORT]/GAME "
+                                                   "(mqtts:// for TLS)")
+    watch.add_argument("--name", help="this spectator's name (its broker user by default; default: a random one)")
+    watch.add_argument("--username", help="the broker's user name, if not --name")
+    watch.add_argument("--password", help="the broker's password (or in the URL)")
+    watch.add_argument("--ca-file", type=Path, help="with mqtts://: the certificate authority to trust")
+    watch.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
+                       help="how long to wait for the game on the broker (default 15)")
+    watch.add_argument("--listen", default="127.0.0.1", metavar="HOST",
+                       help="address to listen on (default 127.0.0.1; any other needs a token)")
+    watch.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    watch.add_argument("--token", help="the token the page asks for when listening on the network "
+                                       "(default: a fresh random one, printed)")
+    watch.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="another name the page may be opened by (repeat for more)")
+    watch.set_defaults(handler=run_watch)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    from firmware_host.remote.join import join
+    from firmware_host.remote.link import LinkError, game_address
+    from firmware_host.remote.protocol import ProtocolError, check_name
+    from firmware_host.remote.spectator import Spectator
+    from firmware_host.web.serve import Listener
+
+    name = args.name or f"watcher-{secrets.token_hex(3)}"
+    try:
+        check_name(name, "--name")
+        broker, game_id = game_address(args.game, username=args.username or args.name, password=args.password,
+                                       ca_file=args.ca_file)
+    except (LinkError, ProtocolError) as exc:
+        raise GameboardError(str(exc)) from None
+    listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
+    print(f"gameboard: watching {game_id} on {broker}...", flush=True)
+    participant, game, _ = join(broker, game_id, name, wait=args.wait)
+    if participant.header.held_by(name):
+        participant.close()
+        raise GameboardError(f"{name} holds a seat of {game_id}: play it with `gameboard sim --join {args.game} "
+                             f"--name {name}`, or watch under another --name")
+    spectator = Spectator(participant, game)
+
+    async def main() -> None:
+        await listener.serve(spectator, read_only=True, alongside=spectator.run())
+
+    try:
+        asyncio.run(main())
+    finally:
+        participant.close()
+    return 0

@@ -1,0 +1,130 @@
+"""A spectator: a read-only page following a remote game, with no board and no seat.
+
+It hears the moves as every participant does and applies each in order once it passes the
+same checks as on a board (``firmware_host.remote.moves``).  It knows no hidden value but
+those revealed: Pawns Crossing's tokens it has not seen declared are dealt at random in its
+copy, and never shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from engine.core import Game
+from engine.draw import Overlay, svg
+from engine.errors import GameboardError
+from engine.hidden import PUBLIC, deal_unseen, seen_by
+from firmware_host.remote.moves import check, learnt, mover, replay
+from firmware_host.remote.participant import Participant
+from firmware_host.remote.protocol import position_hash
+
+#: How often the spectator takes what the broker sent (seconds).
+FOLLOW_S = 0.05
+
+
+class Spectator:
+    """The game ``participant`` (holding no seat) follows, as the page shows it."""
+
+    def __init__(self, participant: Participant, game: Game) -> None:
+        self.participant = participant
+        self.game = game
+        start = game.new_initial_state()
+        if position_hash(start) != participant.header.setup:
+            raise GameboardError(f"the game {participant.link.game} starts from another position than "
+                                 f"{game.title} with {game.options}: this version cannot follow it")
+        self.setup = game.state_from_position(deal_unseen(start, seen_by(start, PUBLIC), random.Random())).to_json()
+        self.state = replay(self.setup, [])
+        self.note = ""
+        self._event = asyncio.Event()
+
+    def follow(self) -> bool:
+        """Apply every move heard that is next in order and passes the checks; whether any was."""
+        self.participant.hear()
+        applied = False
+        while not self.state.is_terminal():
+            seq, player = len(self.state.history) + 1, mover(self.state)
+            holder = self.participant.header.seats[player] if player >= 0 else None
+            move = None
+            for message in self.participant.candidates(seq):
+                try:
+                    if message.reveal and message.by == holder:
+                        self._learn(message.reveal)
+                    checked = check(self.state, message, holder)
+                except ValueError as exc:
+                    checked = str(exc)
+                if not isinstance(checked, str):
+                    move = checked
+                    break
+                self.participant.refuse(message, checked)
+                self.note = f"refused {message.by}'s move {seq} ({message.move}): {checked}"
+            if move is None:
+                return applied
+            self.state.push(move)
+            applied = True
+        return applied
+
+    def _learn(self, values: dict[str, Any]) -> None:
+        setup = learnt(self.setup, values, self.state, ())
+        if setup != self.setup:
+            self.setup = setup
+            self.state = replay(setup, [str(move) for move in self.state.history])
+
+    async def run(self) -> None:
+        """Follow the game until cancelled, waking the page at each move."""
+        while True:
+            if self.follow() or self.participant.notes:
+                self.participant.notes.clear()
+                self._event.set()
+                self._event = asyncio.Event()
+            await asyncio.sleep(FOLLOW_S)
+
+    def changed(self) -> asyncio.Event:
+        return self._event
+
+    def act(self, action: dict[str, Any]) -> None:
+        raise GameboardError("this page follows a remote game: it takes no moves")
+
+    def status(self) -> str:
+        state, header = self.state, self.participant.header
+        outcome = state.outcome()
+        if outcome is not None:
+            who = ", ".join(self.game.player_name(p) for p in outcome.winners) or "nobody"
+            return f"game over: {outcome.reason}; won by {who}"
+        player = mover(state)
+        holder = header.seats[player]
+        waiting = "roll" if state.is_chance_node() else "move"
+        online = "" if self.participant.online.get(holder, True) else f" ({holder} is offline)"
+        link = "" if self.participant.connected else f" ({self.participant.link.problem or 'connecting'})"
+        return f"{self.game.player_name(player)} ({holder}): waiting for the {waiting}{online}{link}"
+
+    def view(self) -> dict[str, Any]:
+        state, header = self.state, self.participant.header
+        pieces = {location: piece for location, piece in state.contents().items() if piece}
+        player = state.current_player
+        turn = self.game.player_name(player) if 0 <= player < self.game.num_players else ""
+        return {
+            "title": f"{self.game.title}: {self.participant.link.game} (watching)",
+            "game": self.game.name,
+            "games": [],
+            "options": {},
+            "svg": svg(self.game.board, Overlay(pieces=pieces, leds={}, piece_colours=self.game.pieces), width=760),
+            "turn": turn,
+            "turn_colour": self.game.pieces.get(state.turn_piece() or "", ""),
+            "dice": "",
+            "status": self.status() + (f" - {self.note}" if self.note else ""),
+            "log": [str(move) for move in state.history],
+            "legend": [],  # no LEDs here
+            "faults": [],
+            "remote": f"watching {self.participant.link.game} on {self.participant.link.broker}: "
+                      + ", ".join(f"{self.game.player_name(p)} {holder}" for p, holder in enumerate(header.seats)),
+            "buttons": [],
+            "dice_entry": False,
+            "hand": [],
+            "hand_hint": "",
+            "clicks": {},
+            "tray": [],
+            "piece_colours": self.game.pieces,
+            "noise": False,
+        }

@@ -1,0 +1,117 @@
+"""A friend without a board: the simulator joins a remote game as a seat, plays it by clicks against a
+board through a real Mosquitto, and a spectator follows; the command line's remote options."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.registry import game_class
+from firmware_host.cli import main
+from firmware_host.remote.join import host, join
+from firmware_host.remote.link import Broker
+from firmware_host.remote.spectator import Spectator
+from firmware_host.seats import HUMAN, Seat
+from firmware_host.sim import SimError, SimSession
+from firmware_host.tracker import Status
+from hal.clock import ManualClock
+from tests.daemon.hands import pick
+from tests.sim import clicks
+
+GAME_ID = "friday"
+
+
+def hosted_board(tables, tmp_path, port: int, game):
+    """Alice's board, hosting ``game`` with bob's seat remote; once the broker has its header."""
+    clock, seats = ManualClock(), (HUMAN, Seat("remote", holder="bob"))
+    remote = host(Broker("127.0.0.1", port), GAME_ID, "alice", game, seats, clock)
+    daemon, mock, clock = tables.open_board(game, tmp_path / "alice.sqlite3", seats=seats, clock=clock,
+                                            remote=remote)
+    deadline = time.monotonic() + 10
+    while remote.heard_header is None:  # its own header, heard back from the broker
+        assert time.monotonic() < deadline, daemon.status_text()
+        clock.advance(0.05)
+        daemon.step()
+        time.sleep(0.01)
+    return daemon, mock, clock
+
+
+@pytest.mark.parametrize("name", ["hexover", "squareoff"])
+def test_a_browser_seat_plays_a_whole_game_with_a_board_and_a_spectator_follows(tables, hands, tmp_path, mosquitto,
+                                                                                 name: str):
+    game = game_class(name)()
+    alice, alice_mock, alice_clock = hosted_board(tables, tmp_path, mosquitto.port, game)
+    alice_hands = hands.Hands(alice, alice_mock, alice_clock)
+    broker = Broker("127.0.0.1", mosquitto.port)
+    participant, joined, seats = join(broker, GAME_ID, "bob", wait=10)
+    assert (joined.name, seats) == (name, (Seat("remote", holder="alice"), HUMAN))
+    clock = ManualClock()
+    session = SimSession(joined.name, dict(joined.options), journal=tmp_path / "bob.sqlite3", clock=clock,
+                         seats=[str(seat) for seat in seats], auto=True, remote=participant)
+    bob, player = session.daemon, clicks.Player(session, clock)
+    watcher, watched, _ = join(broker, GAME_ID, "carol", wait=10)
+    spectator = Spectator(watcher, watched)
+    rng = random.Random(4)
+    try:
+        view = session.view()
+        assert view["seats"] == ["remote:alice", "human"]
+        names = [game.player_name(player) for player in (0, 1)]
+        assert view["remote"].startswith(f"remote game {GAME_ID} on mqtt://127.0.0.1:{mosquitto.port} as bob "
+                                         f"({names[0]}: alice, {names[1]}: bob): connected")
+        with pytest.raises(SimError, match="this page plays the remote game friday"):
+            session.act({"type": "new_game", "game": "hexover", "options": None, "seats": None})
+        deadline = time.monotonic() + 120
+        while not (alice.state.is_terminal() and bob.state.is_terminal()):
+            assert time.monotonic() < deadline, f"alice: {alice.status_text()}; bob: {bob.status_text()}"
+            if not alice.state.is_terminal() and not alice.remote_turn:
+                alice_hands.play(alice.state, pick(alice.state, rng))
+            elif alice.carry is not None:
+                alice_hands.play(alice.state, alice.carry.move)  # the browser's move, as alice's LEDs show it
+            elif bob.left_to_do and not session.auto_busy:  # bob turned his move's pieces over: he says so
+                player.act({"type": "button", "name": "confirm"})
+            elif (not bob.state.is_terminal() and not bob.remote_turn and bob.tracker.view.status is Status.READY
+                  and not session.auto_busy):
+                clicks.Player(session, clock).make(pick(bob.state, rng))  # bob clicks his move
+            else:
+                alice_hands.run(0.02)
+                player.wait(clicks.HAND_PAUSE)  # the auto hands carry out alice's move on bob's page
+                time.sleep(0.002)
+            spectator.follow()
+        deadline = time.monotonic() + 10
+        while len(spectator.state.history) < len(alice.state.history):
+            assert time.monotonic() < deadline
+            spectator.follow()
+            time.sleep(0.01)
+        moves = alice.journal.moves()
+        assert moves == bob.journal.moves() == [str(move) for move in spectator.state.history]
+        assert dict(session.mock.contents) == {loc: p for loc, p in bob.state.contents().items() if p}
+        assert spectator.view()["status"].startswith("game over")
+        with pytest.raises(Exception, match="takes no moves"):
+            spectator.act({"type": "click", "loc": "a1"})
+    finally:
+        session.close()
+        alice.close()
+        watcher.close()
+
+
+def test_joining_a_game_the_broker_does_not_have_says_so_after_the_wait(mosquitto, capsys):
+    assert main(["sim", "--join", f"mqtt://127.0.0.1:{mosquitto.port}/nothing", "--name", "bob", "--wait", "0.5"]) == 2
+    assert capsys.readouterr().err == (f"gameboard: error: no game nothing on mqtt://bob@127.0.0.1:{mosquitto.port} "
+                                       "after 0 s: has its host started it?\n")
+
+
+@pytest.mark.parametrize(("arguments", "expected"), [
+    (["--join", "mqtt://127.0.0.1/friday"], "--join needs --name: this page's name in the game (e.g. --name bob)"),
+    (["--join", "http://127.0.0.1/friday", "--name", "bob"], "broker 'http://127.0.0.1': write mqtt://HOST[:PORT]"),
+    (["--join", "mqtt://127.0.0.1", "--name", "bob"], "'mqtt://127.0.0.1': end the address with the game id"),
+    (["--join", "mqtt://127.0.0.1/friday", "--name", "bob smith"], "--name 'bob smith' must be 1-64 letters"),
+    (["hexover", "--seats", "human", "computer", "--join", "mqtt://127.0.0.1/friday", "--name", "bob"],
+     "to host a remote game, write the others' seats as remote:NAME in --seats; to join one, leave --seats out"),
+    (["hexover", "--seats", "human", "remote:bob", "--join", "mqtt://127.0.0.1/friday", "--name", "bob"],
+     "a seat is remote:bob, this participant's own name: write it human or computer"),
+])
+def test_bad_remote_options_are_refused_in_one_line(capsys, tmp_path, arguments, expected):
+    assert main(["sim", "--journal", str(tmp_path / "j.sqlite3"), *arguments]) == 2
+    assert capsys.readouterr().err.startswith(f"gameboard: error: {expected}")
