@@ -11,7 +11,7 @@ Everything of a game lives under ``gameboard/v1/{game}``:
 - ``by/{participant}/refused``: a move that participant refused, and why.
 
 A participant writes only under its own ``by/{name}/``, so a broker's ACLs can hold
-every participant to its own seats (``pattern write gameboard/v1/+/by/%u/#``).
+every participant to its own seats (docs/mosquitto/gameboard.acl).
 Payloads are JSON objects; anything else is refused with the reason, never guessed at.
 """
 
