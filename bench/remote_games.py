@@ -41,11 +41,10 @@ def play(game: str, seed: int, limit: float) -> str:
         for board in boards:
             board.start()
         try:
-            for board in boards:
-                board.wait_done(timeout=max(1.0, limit - (time.monotonic() - started)))
+            boards_module.wait_all(boards, timeout=limit)
             verdict = "same finished game" if boards[0].moves() == boards[1].moves() else "JOURNALS DIFFER"
         except AssertionError as exc:
-            verdict = f"not finished: {str(exc).splitlines()[0]}"
+            verdict = f"not finished: {exc}"
         finally:
             for board in boards:
                 board.stop()

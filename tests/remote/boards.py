@@ -55,6 +55,11 @@ class Board:
         self.process.wait(timeout=10)
         assert self.process.returncode == 0, self.failure(f"exit code {self.process.returncode}")
 
+    @property
+    def failed(self) -> bool:
+        """Whether the process ended before finishing its game."""
+        return self.process.poll() is not None and not (self.done.is_set() and self.process.returncode == 0)
+
     def kill(self) -> None:
         """SIGKILL: a power cut of the process."""
         self.process.send_signal(signal.SIGKILL)
@@ -72,3 +77,16 @@ class Board:
 
     def failure(self, what: str) -> str:
         return f"{self.name}'s board {what}; its last output:\n" + "\n".join(self.output[-15:])
+
+
+def wait_all(boards: list[Board], timeout: float = 180.0) -> None:
+    """Wait until every board has finished its game; a board that dies meanwhile fails at once, with its output."""
+    deadline = time.monotonic() + timeout
+    while not all(board.done.is_set() for board in boards):
+        for board in boards:
+            assert not board.failed, board.failure(f"ended with code {board.process.returncode} before its game did")
+        assert time.monotonic() < deadline, "; ".join(board.failure("did not finish") for board in boards
+                                                      if not board.done.is_set())
+        time.sleep(0.05)
+    for board in boards:
+        board.wait_done(timeout=10)

@@ -42,8 +42,7 @@ def two_boards(tmp_path: Path, port: int, game: str, options: dict, seeds=(1, 2)
 def finish(boards) -> list[str]:
     """Wait for both boards to end the game; both journals must hold the same finished game."""
     try:
-        for board in boards:
-            board.wait_done()
+        boards_module().wait_all(boards)
     finally:
         for board in boards:
             board.stop()
