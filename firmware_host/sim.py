@@ -342,18 +342,6 @@ class SimSession:
 
     # -- what the page shows ------------------------------------------------------------
 
-    def _remote_words(self, remote: dict[str, Any] | None) -> str:
-        """The remote game in a line: "remote game friday on mqtt://host:1883 as bob: connected; alice online"."""
-        if remote is None:
-            return ""
-        link = "connected" if remote["connected"] else remote["problem"] or "connecting"
-        others = "; ".join(f"{name} {'online' if online else 'offline'}" for name, online in
-                           sorted(remote["online"].items()) if name != remote["name"])
-        seats = ", ".join(f"{self.daemon.state.game.player_name(player)}: {holder}"
-                          for player, holder in enumerate(self.remote.header.seats))
-        return (f"remote game {remote['game']} on {remote['broker']} as {remote['name']} ({seats}): {link}"
-                + (f"; {others}" if others else ""))
-
     def view(self) -> dict[str, Any]:
         """Everything the page shows, JSON-ready: the board drawn with its LEDs, the panels,
         the new-game form's fields (each game's options) and what a click on each location does."""
@@ -397,7 +385,6 @@ class SimSession:
             "noise": self.noise,
             "auto": self.auto,
             "seats": [str(seat) for seat in daemon.seats],
-            "remote": self._remote_words(snapshot["remote"]),
             "seat_choices": SEAT_CHOICES,
             "thinking": snapshot["thinking"],
             "decided": snapshot["decided"],

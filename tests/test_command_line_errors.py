@@ -45,7 +45,10 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
     ("sim",): [["chess"], ["--port", "99999"], ["--port", "http"], ["--options", "{{"], ["--options", "[1]"],
                ["--listen", "nowhere"], ["--journal", "{folder}"], ["--journal", "/proc/nope/j.db"],
                ["--journal", "{garbage}"], ["squareoff", "--seats", "computer:expert", "human"],
-               ["squareoff", "--seats", "human"]],
+               ["squareoff", "--seats", "human"], ["--join", "mqtt://127.0.0.1:1/friday", "--name", "bob", "--wait",
+               "0.3"], ["--join", "mqtt://127.0.0.1/friday"], ["--join", "mqtt://127.0.0.1", "--name", "bob"]],
+    ("watch",): [["http://127.0.0.1/friday"], ["mqtt://127.0.0.1"], ["mqtt://127.0.0.1/friday", "--name", "a b"],
+                 ["mqtt://127.0.0.1:1/friday", "--wait", "0.3", "--port", "18399"], ["mqtt://x/y", "--port", "99999"]],
     ("calibrate",): [["--config", path] for path in BAD_CONFIGS]
     + [["--config", "{good}", "-o", path] for path in ["{folder}", "{missing}/w.toml", "/proc/nope/w.toml"]]
     + [["--config", "{good}", "-o", "{garbage}"], ["--config", "{good}", "-o", "{empty}"],

@@ -201,8 +201,8 @@ class Link:
 
     def publish(self, topic: str, payload: bytes, *, retain: bool) -> None:
         """Send at QoS 1; while the broker is away paho keeps it, and a reconnect publishes everything again."""
-        self._sent.append(self._client.publish(topic, payload, qos=1, retain=retain))
-        self._sent = [info for info in self._sent if not info.is_published()]
+        info = self._client.publish(topic, payload, qos=1, retain=retain)
+        self._sent = [sent for sent in (*self._sent, info) if _unacknowledged(sent)]
 
     def close(self, wait: float = CLOSE_WAIT_S) -> None:
         """Say this participant is offline and disconnect, once the broker has what was published (waiting at
@@ -225,3 +225,12 @@ class Link:
 
 def _path(path: Path | None) -> str | None:
     return None if path is None else str(path)
+
+
+def _unacknowledged(info: Any) -> bool:
+    """Whether the broker has yet to acknowledge a message paho took; one paho gave up on (the link went
+    down) is not waited for: the next connection publishes everything again."""
+    try:
+        return not info.is_published()
+    except (RuntimeError, ValueError):
+        return False

@@ -17,4 +17,19 @@ def snapshot_view(snapshot: dict[str, Any]) -> dict[str, Any]:
         # The banner: what is wrong, in the words of the status line, as long as it lasts.
         "faults": [{"kind": kind, "head": FAULT_HEADS[kind], "problem": problem}
                    for kind, problem in snapshot["faults"].items()],
+        "remote": remote_words(snapshot),
     }
+
+
+def remote_words(snapshot: dict[str, Any]) -> str:
+    """A remote game in a line: "remote game friday on mqtt://host:1883 as bob (white: alice, black: bob):
+    connected; alice online"; "" for a game on this board alone."""
+    remote = snapshot["remote"]
+    if remote is None:
+        return ""
+    link = "connected" if remote["connected"] else remote["problem"] or "connecting"
+    others = "; ".join(f"{name} {'online' if online else 'offline'}" for name, online in
+                       sorted(remote["online"].items()) if name != remote["name"])
+    seats = ", ".join(f"{seat['name']}: {seat['holder'] or remote['name']}" for seat in snapshot["seats"])
+    return (f"remote game {remote['game']} on {remote['broker']} as {remote['name']} ({seats}): {link}"
+            + (f"; {others}" if others else ""))

@@ -330,3 +330,25 @@ def test_a_board_back_after_a_power_cut_is_led_into_sync_and_catches_up_from_the
     finally:
         alice.close()
         bob.close()
+
+
+def test_a_move_made_while_the_broker_is_away_is_kept_and_sent_when_it_is_back(tables, hands, tmp_path, mosquitto):
+    game = game_class("hexover")()
+    alice, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 0)
+    person = hands.Hands(alice, mock, clock)
+    try:
+        run_until(person, lambda: alice.remote.connected)
+        mosquitto.kill()
+        run_until(person, lambda: not alice.remote.connected)
+        move = next(iter(alice.state.legal_moves))
+        person.play(alice.state, move)  # journalled, the broker away: the board plays on
+        assert alice.journal.moves() == [str(move)] and "cannot be reached" in alice.status_text()
+        mosquitto.start()
+        spy = Spy(mosquitto.port)
+        try:
+            run_until(person, lambda: "/by/alice/move/1" in " ".join(topic for topic, _, _ in spy.messages()),
+                      timeout=15)
+        finally:
+            spy.close()
+    finally:
+        alice.close()
