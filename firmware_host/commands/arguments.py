@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 from engine.boards import board_names
 from engine.registry import GAMES, game_class
@@ -47,3 +48,25 @@ def board_name(text: str) -> str:
             pass
     raise argparse.ArgumentTypeError(f"{text!r} is neither a board ({', '.join(board_names())}) "
                                      f"nor a game (`gameboard games` lists them)")
+
+
+def add_page_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup, port: int) -> None:
+    """Where a command serves its page: --listen, --port, --token, --allow-host."""
+    parser.add_argument("--listen", default="127.0.0.1", metavar="HOST",
+                        help="address to listen on (default 127.0.0.1; any other needs a token)")
+    parser.add_argument("--port", type=port_number, default=port, help=f"port (default {port})")
+    parser.add_argument("--token", help="the token the page asks for when listening on the network "
+                                        "(default: a fresh random one, printed)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another name the page may be opened by, such as the Pi's name on your network "
+                             "(repeat for more)")
+
+
+def add_broker_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup, who: str) -> None:
+    """How a command logs in to a remote game's broker: --name, --username, --password, --ca-file, --wait."""
+    parser.add_argument("--name", help=f"{who}'s name in the remote game (its broker user by default)")
+    parser.add_argument("--username", help="the broker's user name, if not --name")
+    parser.add_argument("--password", help="the broker's password (or in the URL)")
+    parser.add_argument("--ca-file", type=Path, help="with mqtts://: the certificate authority to trust")
+    parser.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
+                        help="how long to wait for the game on the broker (default 15)")

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameboardError
 from engine.registry import GAMES, game_class
-from firmware_host.commands.arguments import port_number
-from firmware_host.commands.sim import state_dir
+from firmware_host.commands.arguments import add_page_arguments
+from firmware_host.commands.sim import DEFAULT_PORT, state_dir
 from firmware_host.config import Config
 from firmware_host.validation import cannot_write, checked_config
 from wiring.model import Wiring
@@ -47,13 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="check the configuration and the wiring, open nothing, and exit")
     web = run.add_argument_group("web mirror", "a read-only page showing the board and its LEDs")
     web.add_argument("--web", action="store_true", help="serve the mirror page")
-    web.add_argument("--listen", default="127.0.0.1", metavar="HOST",
-                     help="address to listen on (default 127.0.0.1; any other needs a token)")
-    web.add_argument("--port", type=port_number, default=8300, help="port (default 8300)")
-    web.add_argument("--token", help="the token the page asks for on the network (default: a random one, printed)")
-    web.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                     help="another name the page may be opened by, such as the Pi's name on your network "
-                          "(repeat for more)")
+    add_page_arguments(web, DEFAULT_PORT)
     run.set_defaults(handler=run_daemon)
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameboardError
 from engine.registry import GAMES
-from firmware_host.commands.arguments import port_number
+from firmware_host.commands.arguments import add_broker_arguments, add_page_arguments
 from firmware_host.remote.protocol import ProtocolError, check_name
 
 if TYPE_CHECKING:
@@ -30,14 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim = subparsers.add_parser("sim", help="play on a simulated board in the browser")
     sim.add_argument("game", nargs="?", default="overpass", choices=list(GAMES), help="the game (default overpass)")
     sim.add_argument("--options", default="{}", help='game options as JSON, e.g. \'{"players": 2}\'')
-    sim.add_argument("--listen", default="127.0.0.1", metavar="HOST",
-                     help="address to listen on (default 127.0.0.1; any other needs a token)")
-    sim.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    sim.add_argument("--token", help="the token the page asks for when listening on the network "
-                                     "(default: a fresh random one, printed)")
-    sim.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                     help="another name the page may be opened by, such as the Pi's name on your network "
-                          "(repeat for more)")
+    add_page_arguments(sim, DEFAULT_PORT)
     sim.add_argument("--seats", nargs="+", metavar="SEAT", default=[],
                      help="who plays each seat in turn order: human, computer or computer:LEVEL (easy, normal, "
                           "hard), e.g. --seats human computer (default: every seat human; the page's form too)")
@@ -52,12 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the game on the broker, mqtt://[USER[:PASSWORD]@]HOST[:PORT]/GAME (mqtts:// for TLS): "
                              "with --seats naming remote:NAME seats, this page hosts GAME; without, it joins the "
                              "game its host set up and plays the seats held by --name")
-    remote.add_argument("--name", help="this page's name in the remote game (its broker user by default)")
-    remote.add_argument("--username", help="the broker's user name, if not --name")
-    remote.add_argument("--password", help="the broker's password (or in the URL)")
-    remote.add_argument("--ca-file", type=Path, help="with mqtts://: the certificate authority to trust")
-    remote.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
-                        help="how long joining waits for the game on the broker (default 15)")
+    add_broker_arguments(remote, "this page")
     sim.set_defaults(handler=run_sim)
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import secrets
-from pathlib import Path
 
 from engine.errors import GameboardError
-from firmware_host.commands.arguments import port_number
+from firmware_host.commands.arguments import add_broker_arguments, add_page_arguments
 from firmware_host.commands.sim import DEFAULT_PORT
 
 
@@ -17,19 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                   description="Follow a game played through an MQTT broker (docs/remote.md).")
     watch.add_argument("game", metavar="URL", help="the game: mqtt://[USER[:PASSWORD]@]HOST[:PORT]/GAME "
                                                    "(mqtts:// for TLS)")
-    watch.add_argument("--name", help="this spectator's name (its broker user by default; default: a random one)")
-    watch.add_argument("--username", help="the broker's user name, if not --name")
-    watch.add_argument("--password", help="the broker's password (or in the URL)")
-    watch.add_argument("--ca-file", type=Path, help="with mqtts://: the certificate authority to trust")
-    watch.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
-                       help="how long to wait for the game on the broker (default 15)")
-    watch.add_argument("--listen", default="127.0.0.1", metavar="HOST",
-                       help="address to listen on (default 127.0.0.1; any other needs a token)")
-    watch.add_argument("--port", type=port_number, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    watch.add_argument("--token", help="the token the page asks for when listening on the network "
-                                       "(default: a fresh random one, printed)")
-    watch.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                       help="another name the page may be opened by (repeat for more)")
+    add_broker_arguments(watch, "this spectator")
+    add_page_arguments(watch, DEFAULT_PORT)
     watch.set_defaults(handler=run_watch)
 
 

@@ -19,6 +19,7 @@ from engine.hidden import PUBLIC, deal_unseen, seen_by
 from firmware_host.remote.moves import check, learnt, mover, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import position_hash
+from firmware_host.web.view import READ_ONLY_VIEW
 
 #: How often the spectator takes what the broker sent (seconds).
 FOLLOW_S = 0.05
@@ -105,10 +106,9 @@ class Spectator:
         player = state.current_player
         turn = self.game.player_name(player) if 0 <= player < self.game.num_players else ""
         return {
+            **READ_ONLY_VIEW,
             "title": f"{self.game.title}: {self.participant.link.game} (watching)",
             "game": self.game.name,
-            "games": [],
-            "options": {},
             "svg": svg(self.game.board, Overlay(pieces=pieces, leds={}, piece_colours=self.game.pieces), width=760),
             "turn": turn,
             "turn_colour": self.game.pieces.get(state.turn_piece() or "", ""),
@@ -119,12 +119,5 @@ class Spectator:
             "faults": [],
             "remote": f"watching {self.participant.link.game} on {self.participant.link.broker}: "
                       + ", ".join(f"{self.game.player_name(p)} {holder}" for p, holder in enumerate(header.seats)),
-            "buttons": [],
-            "dice_entry": False,
-            "hand": [],
-            "hand_hint": "",
-            "clicks": {},
-            "tray": [],
             "piece_colours": self.game.pieces,
-            "noise": False,
         }

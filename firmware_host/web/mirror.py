@@ -15,7 +15,7 @@ from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from firmware_host.daemon import Daemon
 from firmware_host.presenter import hex_colour
-from firmware_host.web.view import snapshot_view
+from firmware_host.web.view import READ_ONLY_VIEW, snapshot_view
 
 
 class MirrorSession:
@@ -62,20 +62,12 @@ class MirrorSession:
         player = snapshot["turn"]
         turn = self._player_names[player] if 0 <= player < len(self._player_names) else ""
         return {
+            **READ_ONLY_VIEW,
             "title": self._title,
             "game": snapshot["game"],
-            "games": [],
-            "options": {},
             "svg": svg(self._board, Overlay(pieces=pieces, leds=leds, piece_colours=self._pieces), width=760),
             "turn": turn,
             "turn_colour": self._pieces.get(snapshot["turn_piece"] or "", ""),
             **snapshot_view(snapshot),
-            "buttons": [],
-            "dice_entry": False,
-            "hand": [],
-            "hand_hint": "",
-            "clicks": {},
-            "tray": [],
             "piece_colours": self._pieces,
-            "noise": False,
         }

@@ -6,6 +6,10 @@ from typing import Any
 
 from firmware_host.daemon import FAULT_HEADS
 
+#: The parts of the page a read-only page (the mirror, a spectator's) leaves empty: no form, no hands.
+READ_ONLY_VIEW: dict[str, Any] = {"games": [], "options": {}, "buttons": [], "dice_entry": False, "hand": [],
+                                  "hand_hint": "", "clicks": {}, "tray": [], "noise": False}
+
 
 def snapshot_view(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The status line, dice, moves, LED legend and faults of a daemon's snapshot, as the page shows them."""
