@@ -12,6 +12,7 @@ from __future__ import annotations
 import queue
 import ssl
 import time
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,8 +123,8 @@ class Link:
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         #: Events read while waiting for the header, handed over first by ``events()``.
         self._held: list[Event] = []
-        #: Messages published that the broker has not acknowledged yet.
-        self._sent: list[Any] = []
+        #: Messages published that the broker may not have acknowledged yet, oldest first.
+        self._sent: deque[Any] = deque()
         self.connected = False
         #: Why the link is not connected now, in words ("" when it is).
         self.problem = ""
@@ -201,8 +202,9 @@ class Link:
 
     def publish(self, topic: str, payload: bytes, *, retain: bool) -> None:
         """Send at QoS 1; while the broker is away paho keeps it, and a reconnect publishes everything again."""
-        info = self._client.publish(topic, payload, qos=1, retain=retain)
-        self._sent = [sent for sent in (*self._sent, info) if _unacknowledged(sent)]
+        self._sent.append(self._client.publish(topic, payload, qos=1, retain=retain))
+        while self._sent and not _unacknowledged(self._sent[0]):  # acknowledged in order: a step, not a scan
+            self._sent.popleft()
 
     def close(self, wait: float = CLOSE_WAIT_S) -> None:
         """Say this participant is offline and disconnect, once the broker has what was published (waiting at
