@@ -74,9 +74,15 @@ class Spectator:
 
     async def run(self) -> None:
         """Follow the game until cancelled, waking the page at each move."""
+        shown = None
         while True:
-            if self.follow() or self.participant.notes:
+            self.follow()
+            if self.participant.notes:
+                self.note = self.participant.notes.pop()
                 self.participant.notes.clear()
+            now = (len(self.state.history), self.note, self.participant.connected, dict(self.participant.online))
+            if now != shown:
+                shown = now
                 self._event.set()
                 self._event = asyncio.Event()
             await asyncio.sleep(FOLLOW_S)
