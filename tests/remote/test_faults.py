@@ -51,8 +51,9 @@ def finish(boards) -> list[str]:
     return moves[0]
 
 
-@pytest.mark.parametrize(("game", "options"), [("hexover", {}), ("mono-line", {}), ("squareoff", {})])
+@pytest.mark.parametrize(("game", "options"), [("hexover", {}), ("mono-line", {})])
 def test_two_noisy_boards_play_a_whole_game_through_the_broker(tmp_path, mosquitto, game: str, options: dict):
+    """Square Off's whole games are the fault tests' below."""
     moves = finish(two_boards(tmp_path, mosquitto.port, game, options))
     assert moves
 
