@@ -368,7 +368,8 @@ class Daemon:
     def _push(self, move: Move) -> None:
         """Play ``move`` once it is in the journal (with the result, if it ends the game); then publish it
         if one of this board's seats made it in a remote game."""
-        mover, reveal = self._mover(), revealed(self.state, move)
+        remote = self.remote
+        mover, reveal = (self._mover(), revealed(self.state, move)) if remote is not None else (-1, {})
         self.state.push(move)
         outcome = self.state.outcome()
         try:
@@ -377,9 +378,9 @@ class Daemon:
             self.state.pop()
             raise
         self._history_text.append(str(move))
-        if self.remote is not None and self.remote.holds(mover):
-            self.remote.publish(MoveMessage(len(self._history_text), str(move), self.remote.name,
-                                            position_hash(self.state), reveal))
+        if remote is not None and remote.holds(mover):
+            remote.publish(MoveMessage(len(self._history_text), str(move), remote.name, position_hash(self.state),
+                                       reveal))
 
     def _journalled(self, write: Callable[[], None], now: float, meanwhile: str) -> bool:
         """Run ``write`` (journal, then game); if the journal fails, raise its fault, retry later, return False."""
