@@ -533,7 +533,7 @@ class Daemon:
         if remote.notes:
             self._note = remote.notes.pop()
             remote.notes.clear()
-        if len(self._history_text) + 1 in heard.seqs and self._decided is None \
+        if len(self._history_text) + 1 in heard and self._decided is None \
                 and self._held_elsewhere(self.state.current_player):  # a board being put back stays so
             self._position_changed(now, restoring=self.tracker.view.status is Status.RESTORING)
 

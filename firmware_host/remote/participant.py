@@ -11,7 +11,6 @@ Nothing here writes the game: the daemon does, through its journal.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from engine.core import Game
 from firmware_host.remote.link import Connected, Disconnected, Event, Garbled, Link
@@ -39,14 +38,6 @@ def game_header(game: Game, seats: tuple[Seat, ...], name: str) -> Header:
     the holder of the first seat hosts."""
     holders = tuple(seat.holder if seat.remote and seat.holder else name for seat in seats)
     return Header(game.name, dict(game.options), holders, holders[0], position_hash(game.new_initial_state()))
-
-
-@dataclass(frozen=True)
-class Heard:
-    """What one ``hear`` brought: the sequence numbers with new moves, and whether the link just reconnected."""
-
-    seqs: frozenset[int] = frozenset()
-    reconnected: bool = False
 
 
 class Participant:
@@ -82,12 +73,11 @@ class Participant:
     def holds(self, player: int) -> bool:
         return 0 <= player < len(self.header.seats) and self.header.seats[player] == self.name
 
-    def hear(self) -> Heard:
-        """Take what the link heard (never blocks)."""
+    def hear(self) -> frozenset[int]:
+        """Take what the link heard (never blocks): the sequence numbers with new moves."""
         seqs: set[int] = set()
-        reconnected = False
         for event in self.link.events():
-            reconnected |= self._hear(event, seqs)
+            self._hear(event, seqs)
         for seq in self._resend[:RESEND_PER_HEAR]:
             self._send(self.outbox[seq])
         del self._resend[:RESEND_PER_HEAR]
@@ -95,14 +85,13 @@ class Participant:
                 and self.clock() - self._connected_at >= HEADER_WAIT_S):
             self.link.publish(header_topic(self.link.game), self.header.payload(), retain=True)
             self._connected_at = None  # its echo is heard as the broker's header
-        return Heard(frozenset(seqs), reconnected)
+        return frozenset(seqs)
 
-    def _hear(self, event: Event, seqs: set[int]) -> bool:
+    def _hear(self, event: Event, seqs: set[int]) -> None:
         if isinstance(event, Connected):
             self._connected_at = self.clock()
             self._resend = sorted(self.outbox)
-            return True
-        if isinstance(event, MoveMessage):
+        elif isinstance(event, MoveMessage):
             heard = self._moves.setdefault(event.seq, [])
             if event not in heard:  # a duplicate changes nothing
                 heard.append(event)
@@ -120,7 +109,6 @@ class Participant:
             self.notes.append(f"a message on {event.topic} was ignored: {event.problem}")
         elif isinstance(event, Disconnected):
             self._connected_at = None
-        return False
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""
