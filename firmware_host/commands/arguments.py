@@ -68,5 +68,7 @@ def add_broker_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGro
     parser.add_argument("--username", help="the broker's user name, if not --name")
     parser.add_argument("--password", help="the broker's password (or in the URL)")
     parser.add_argument("--ca-file", type=Path, help="with mqtts://: the certificate authority to trust")
-    parser.add_argument("--wait", type=float, default=15.0, metavar="SECONDS",
-                        help="how long to wait for the game on the broker (default 15)")
+    from firmware_host.remote.join import JOIN_WAIT_S
+
+    parser.add_argument("--wait", type=float, default=JOIN_WAIT_S, metavar="SECONDS",
+                        help=f"how long to wait for the game on the broker (default {JOIN_WAIT_S:g})")

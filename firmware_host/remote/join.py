@@ -16,7 +16,6 @@ from engine.errors import GameboardError
 from engine.registry import game_class
 from firmware_host.remote.link import Broker, Link
 from firmware_host.remote.participant import Participant, game_header
-from firmware_host.remote.protocol import Header
 from firmware_host.seats import HUMAN, Seat
 
 #: How long a participant joining waits for the game's header before giving up (seconds).
@@ -53,8 +52,3 @@ def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: f
     seats = tuple(mine if holder == name else Seat("remote", holder=holder) for holder in header.seats)
     return Participant(link, header, clock), game, seats
 
-
-def joining_header(header: Header, name: str) -> str:
-    """Who holds what, in words: "seat 1: alice (host), seat 2: bob (you)"."""
-    return ", ".join(f"seat {n}: {holder}" + (" (host)" if holder == header.host else "")
-                     + (" (you)" if holder == name else "") for n, holder in enumerate(header.seats, 1))
