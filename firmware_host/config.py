@@ -259,6 +259,11 @@ class Config:
         """The initial state of the configured game."""
         return self.game().new_initial_state()
 
+    @property
+    def wiring_source(self) -> str:
+        """The wiring in words: its file, or the board's straight wiring."""
+        return str(self.wiring_path) if self.wiring_path else f"the straight wiring of {self.game().board.name}"
+
     def load_wiring(self) -> Wiring:
         """The wiring file, or the board's straight wiring (channel i under location i) if none is set."""
         if self.wiring_path is None:

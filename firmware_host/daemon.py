@@ -30,7 +30,7 @@ from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.decided import Decided, Guide
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
-from firmware_host.observer import Observer
+from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
 from firmware_host.remote.moves import check, learnt, mover, published, replay
 from firmware_host.remote.participant import Participant
@@ -40,7 +40,7 @@ from firmware_host.seats import HUMAN, Seat
 from firmware_host.thinker import Answer, Question, Thinker
 from firmware_host.todo import Todo, describe
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback, TrackerView
-from firmware_host.validation import wiring_places
+from firmware_host.validation import check_opened_hal, wiring_places
 from hal.base import SensorHealth
 from hal.dice import DiceEntryError
 from wiring.model import Wiring
@@ -141,6 +141,11 @@ class Daemon:
         game = config.game()
         wiring = config.load_wiring()
         hal = config.open_hal()
+        try:
+            check_opened_hal(config, wiring, hal)
+        except WiringMismatchError:
+            hal.close()
+            raise
         leds = LedSettings(config.brightness, config.current_budget_ma, config.ma_per_led,
                            tuple(config.leds.settings["dice_locations"]))
         journal = Journal(config.journal_path)
@@ -188,11 +193,16 @@ class Daemon:
     def _watch_sensors(self, now: float) -> bool:
         """Whether the sensors see the board now; the fault is raised or cleared to match.
 
-        Once they see again, a move must hold still for the settle time as seen from then.
+        The fault says the problem and the error counts when it began (the counts as they
+        go on are in the snapshot: a status line changing at every scan would flood the log).
+        Once the sensors see again, a move must hold still for the settle time as seen from then.
         """
         health = self.sensor_health = self.scanner.health()
         if not health.sees:
-            self.faults["sensors"] = health.problem or "the sensors' readings are stale"
+            problem = health.problem or "the sensors' readings are stale"
+            if not self.faults.get("sensors", "").startswith(problem):
+                counts = health.error_words()
+                self.faults["sensors"] = problem + (f" (errors since the start: {counts})" if counts else "")
         elif self.faults.pop("sensors", None) is not None:
             self.tracker.hold(now)
         return health.sees

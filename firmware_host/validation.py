@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Game
-from firmware_host.config import Config, Problems, read_config
-from firmware_host.observer import WiringMismatchError
+from firmware_host.config import Config, Hal, Problems, read_config
+from firmware_host.observer import Observer, WiringMismatchError
 from wiring.files import WiringFileError, load_wiring
 from wiring.model import Wiring
 
@@ -49,6 +49,19 @@ def wiring_places(wiring: Wiring, game: Game) -> dict[str, Any]:
                                   f"{board.name!r}; give [board] wiring a wiring file made for {board.name!r}"
                                   + (f" (unknown locations: {', '.join(unknown[:5])})" if unknown else ""))
     return places
+
+
+def check_opened_hal(config: Config, wiring: Wiring, hal: Hal) -> None:
+    """The opened sensors and LEDs agree with the wiring: a WiringMismatchError names both sides if not."""
+    try:
+        Observer(wiring, hal.sensors.kind, hal.sensors.channels)
+    except WiringMismatchError as exc:
+        raise WiringMismatchError(f"{config.wiring_source} and {hal.sensors}: {exc}") from None
+    if tuple(hal.leds.strip_lengths) != tuple(wiring.strip_lengths):
+        raise WiringMismatchError(
+            f"{config.wiring_source} has LED strips {list(wiring.strip_lengths)} but {hal.leds} has "
+            f"{list(hal.leds.strip_lengths)}: make them agree, in the wiring (`gameboard calibrate`) "
+            f"or in the LEDs' configuration ([leds] in {config.path})")
 
 
 def _check_wiring_file(config: Config, problems: Problems) -> None:

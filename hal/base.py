@@ -65,6 +65,10 @@ class SensorHealth:
         """Whether the readings can be trusted: connected and current."""
         return self.connected and not self.stale
 
+    def error_words(self) -> str:
+        """The counts in words, "crc 2, lost 1"; "" when nothing went wrong."""
+        return ", ".join(f"{name} {count}" for name, count in sorted(self.errors.items()))
+
 
 #: The health of sensors that see the board, with nothing gone wrong.
 SEES = SensorHealth()
@@ -75,6 +79,9 @@ class SensorArray(ABC):
 
     #: "presence" (reed switches, digital Hall) or "analog" (Hall through an ADC).
     kind: str = "presence"
+
+    def __str__(self) -> str:
+        return "the sensor driver"
 
     @property
     @abstractmethod
@@ -95,6 +102,9 @@ class SensorArray(ABC):
 
 class LedSink(ABC):
     """One or more LED strips, updated a whole frame at a time."""
+
+    def __str__(self) -> str:
+        return "the LED driver"
 
     @property
     @abstractmethod

@@ -80,6 +80,12 @@ def release_link(link: SerialLink) -> None:
         del _LINKS[link.port]
 
 
+def describe(link: SerialLink) -> str:
+    """The co-processor in words: its port and the name its HELLO gave."""
+    name = link.hello.name if link.hello else ""
+    return f"the co-processor on {link.port}" + (f" ({name})" if name else "")
+
+
 class SerialSensors(SensorArray):
     """The co-processor's channels: presence 0/1 or raw analog counts, as its HELLO says.
 
@@ -94,13 +100,16 @@ class SerialSensors(SensorArray):
 
     read_options = staticmethod(read_link_options)
 
+    def __str__(self) -> str:
+        return describe(self.link)
+
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> SerialSensors:
         return cls(open_link(options))
 
     @property
     def channels(self) -> int:
-        return len(self.link.values())
+        return self.link.hello.channels if self.link.hello else 0
 
     def read(self) -> Scan:
         return Scan(self.link.values(), self._clock())
@@ -113,12 +122,15 @@ class SerialSensors(SensorArray):
 
 
 class SerialLeds(LedSink):
-    """LED strips driven by the co-processor; their lengths come from its HELLO."""
+    """LED strips driven by the co-processor; their lengths come from the session's HELLO."""
 
     def __init__(self, link: SerialLink) -> None:
         self.link = link
 
     read_options = staticmethod(read_link_options)
+
+    def __str__(self) -> str:
+        return describe(self.link)
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> SerialLeds:

@@ -4,8 +4,10 @@ The co-processor scans the sensors and reports a SNAPSHOT of every channel, then
 only CHANGES (docs/serial-protocol.md).  The reader thread applies them to the
 latest full state, which a scan copies without waiting for the wire.  It survives a
 noisy line (bad frames are dropped and counted), lost frames (a gap in the sequence
-numbers asks for a fresh snapshot) and an unplugged cable (the port is reopened
-until it comes back, then the link asks for a snapshot and resends the LED frame).
+numbers asks for a fresh snapshot), a co-processor that resets (its unasked HELLO
+brings a fresh snapshot and the LED frame again) and an unplugged cable (the port is
+reopened until it comes back).  The first HELLO fixes the session: a later one that
+disagrees with it is refused and reported, and the board stays stale until one agrees.
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from hal.base import SensorHealth
 from hal.cobs_frames import FrameReader, encode_frame
 from hal.frames import Frame
 from hal.serial_protocol import (
-    PROTOCOL_VERSION,
+    DEVICE_TYPES,
     Changes,
     Hello,
     MessageType,
     ProtocolError,
     Snapshot,
+    hello_problem,
     host_payload,
     led_bodies,
     parse_device_message,
@@ -34,15 +37,21 @@ from hal.serial_protocol import (
 
 #: How long a read waits for bytes before the thread checks whether it should stop.
 READ_TIMEOUT = 0.1
+#: Seconds to wait for the snapshot that answers a SYNC (or follows a reset's HELLO) before asking
+#: again; also the least time between two SYNCs, so a co-processor whose answers are refused is not
+#: asked faster than this.
+RESYNC_INTERVAL = 0.5
 #: The link's counters that count faults (the rest count ordinary traffic).
-ERROR_STATS = ("lost", "malformed", "silences", "disconnects", "led_frames_dropped")
+ERROR_STATS = ("lost", "malformed", "refused", "resets", "silences", "disconnects", "led_frames_dropped")
 
 
 class SerialLink:
     """One open (or reopening) serial port to a co-processor; thread-safe to read and write.
 
     ``stats`` counts frames, dropped frames by reason, lost frames, reconnects and
-    syncs; ``health()`` says whether ``values()`` is the board as it is now.
+    syncs; ``health()`` says whether ``values()`` is the board as it is now.  ``hello``
+    is the session's HELLO, the first one accepted; ``problem`` says why a later one
+    was refused, until one agrees again.
     """
 
     def __init__(
@@ -53,9 +62,12 @@ class SerialLink:
         self.retry_interval = retry_interval
         self.silence_timeout = silence_timeout
         self._last_heard = self._sync_asked = time.monotonic()
-        self._synced = False  # a snapshot arrived since the last connect or lost frame
+        self._synced = False  # a snapshot arrived since the last connect, reset or lost frame
+        self._resync_at: float | None = None  # when to send SYNC, while the state is not whole
+        self._awaiting_hello = False  # a SYNC was sent and no HELLO came since
         self.stats: Counter[str] = Counter()
         self.last_error = ""
+        self.problem = ""
         self.hello: Hello | None = None
         self._reader = FrameReader()
         self._state_lock = threading.Lock()
@@ -90,6 +102,8 @@ class SerialLink:
         errors = {**self.bad_frames, **{name: self.stats[name] for name in ERROR_STATS if self.stats[name]}}
         if self._serial is None:
             return SensorHealth(False, True, f"the co-processor is not connected ({self.last_error})", errors)
+        if self.problem:
+            return SensorHealth(True, True, f"{self.problem} ({self.port})", errors)
         silent = time.monotonic() - self._last_heard
         if silent > self.silence_timeout:
             return SensorHealth(True, True, f"the co-processor on {self.port} has said nothing for {silent:.1f} s",
@@ -152,61 +166,111 @@ class SerialLink:
         self._reader.reset()
         self._expected = None
         self._synced = False
-        self._last_heard = self._sync_asked = time.monotonic()
+        self._last_heard = time.monotonic()
         with self._write_lock:
             self._serial = port
             self.stats["connects"] += 1
-            self._send(MessageType.SYNC)
-            if self._led_frame is not None:
-                self._send_leds(self._led_frame)
+        self._sync(self._last_heard)  # the LED frame follows the HELLO that answers it
 
     def _pump(self, port: serial.Serial) -> None:
         while not self._stop.is_set():
             data = port.read(port.in_waiting or 1)
             for payload in self._reader.feed(data):
                 self._handle(payload)
-            self._check_silence()
+            self._keep_in_sync()
 
-    def _check_silence(self) -> None:
-        """A co-processor silent for longer than its heartbeat allows is asked to SYNC again (once a timeout)."""
+    def _keep_in_sync(self) -> None:
+        """Send SYNC to a co-processor silent for longer than its heartbeat allows (once a timeout),
+        or when a fresh snapshot is due and has not come."""
         now = time.monotonic()
         if now - self._last_heard > self.silence_timeout and now - self._sync_asked > self.silence_timeout:
             self.stats["silences"] += 1
             self.last_error = f"the co-processor on {self.port} said nothing for {self.silence_timeout:g} s"
-            self._sync_asked = now
-            with self._write_lock:
-                self._send(MessageType.SYNC)
+            self._sync(now)
+        elif self._resync_at is not None and now >= self._resync_at and not self.problem:
+            self._sync(now)
+
+    def _sync(self, now: float) -> None:
+        """Ask for HELLO and SNAPSHOT, and again later unless the snapshot makes the state whole."""
+        self._sync_asked = now
+        self._awaiting_hello = True
+        self._resync_at = now + RESYNC_INTERVAL
+        with self._write_lock:
+            self._send(MessageType.SYNC)
+
+    def _lose_sync(self, *, at_once: bool = True) -> None:
+        """The state is no longer the board's: ask for a snapshot (now, or after a pause if one was
+        just asked for, or ``at_once=False``: only if the co-processor's own snapshot does not come)."""
+        self._synced = False
+        now = time.monotonic()
+        due = max(now, self._sync_asked + RESYNC_INTERVAL) if at_once else now + RESYNC_INTERVAL
+        self._resync_at = due if self._resync_at is None else min(self._resync_at, due)
+        self._keep_in_sync()
 
     def _handle(self, payload: bytes) -> None:
+        self.stats["frames"] += 1
+        self._last_heard = time.monotonic()
+        kind, sequence = payload[0], payload[1] if len(payload) > 1 else 0
+        if kind == MessageType.HELLO:
+            self._expected = (sequence + 1) % 256  # a HELLO starts the numbering afresh (after a reset)
+        else:
+            self._check_sequence(sequence)
+        if kind not in DEVICE_TYPES:
+            self.stats["unknown"] += 1  # a later version's message: ignored, as the firmware ignores ours
+            return
         try:
-            sequence, message = parse_device_message(payload)
+            _, message = parse_device_message(payload)
         except ProtocolError as exc:
             self.stats["malformed"] += 1
             self.last_error = str(exc)
+            self._lose_sync()  # what it said is lost: only a snapshot makes the state whole again
             return
-        self.stats["frames"] += 1
-        self._last_heard = time.monotonic()
-        self._check_sequence(sequence)
         if isinstance(message, Hello):
-            if message.version != PROTOCOL_VERSION:
-                self.last_error = f"the co-processor speaks protocol {message.version}, this host {PROTOCOL_VERSION}"
-            self.hello = message
+            self._hello(message)
         elif isinstance(message, Snapshot):
-            with self._state_lock:
-                self._values = list(message.values)
-            self._synced = True
-        elif isinstance(message, Changes):
+            self._snapshot(message)
+        elif not self.problem:
             self._apply(message)
-        if self.hello is not None and self._values is not None:
-            self._ready.set()
+
+    def _hello(self, hello: Hello) -> None:
+        """Check a HELLO against the session's; an unasked one means the co-processor reset."""
+        asked, self._awaiting_hello = self._awaiting_hello, False
+        problem = hello_problem(hello, self.hello)
+        if problem:
+            self.stats["refused"] += 1
+            self.problem = self.last_error = problem
+            self._synced = False
+            return
+        self.problem = ""
+        if self.hello is None:
+            self.hello = hello
+        if not asked:
+            self.stats["resets"] += 1
+            self.last_error = f"the co-processor on {self.port} reset"
+            self._lose_sync(at_once=False)  # its own SNAPSHOT follows the HELLO
+        with self._write_lock:
+            if self._led_frame is not None:  # a reset co-processor's strips are dark
+                self._send_leds(self._led_frame)
+
+    def _snapshot(self, snapshot: Snapshot) -> None:
+        if self.problem or self.hello is None:
+            return  # no HELLO yet, or not the session's layout: the last known state stays, stale
+        if len(snapshot.values) != self.hello.channels:
+            self.stats["refused"] += 1
+            self.last_error = f"a SNAPSHOT of {len(snapshot.values)} channels after a HELLO of {self.hello.channels}"
+            self._lose_sync()
+            return
+        with self._state_lock:
+            self._values = list(snapshot.values)
+        self._synced = True
+        self._resync_at = None
+        self._ready.set()
 
     def _check_sequence(self, sequence: int) -> None:
         """Count the frames lost since the last one and ask for a snapshot if any were."""
         if self._expected is not None and sequence != self._expected:
-            self._synced = False
             self.stats["lost"] += (sequence - self._expected) % 256
-            with self._write_lock:
-                self._send(MessageType.SYNC)
+            self._lose_sync()
         self._expected = (sequence + 1) % 256
 
     def _apply(self, message: Changes) -> None:

@@ -11,6 +11,9 @@ import struct
 from dataclasses import dataclass
 from enum import IntEnum
 
+from hal.cobs_frames import MAX_PAYLOAD
+
+#: The only version this host speaks; a HELLO announcing another is refused.
 PROTOCOL_VERSION = 1
 
 #: LEDs per LEDS message: 3 bytes each keeps a payload under ``cobs_frames.MAX_PAYLOAD``.
@@ -67,6 +70,32 @@ class Changes:
 DeviceMessage = Hello | Snapshot | Changes
 
 KINDS = ("presence", "analog")
+
+#: The message types a co-processor sends; the host ignores others (counted as ``unknown``).
+DEVICE_TYPES = frozenset((MessageType.HELLO, MessageType.SNAPSHOT, MessageType.CHANGES))
+
+#: The most channels one SNAPSHOT can carry: its payload holds type, sequence, channels and encoding.
+SNAPSHOT_ROOM = MAX_PAYLOAD - 5
+MAX_CHANNELS = {"presence": SNAPSHOT_ROOM * 8, "analog": SNAPSHOT_ROOM // 2}
+
+
+def hello_problem(hello: Hello, session: Hello | None) -> str:
+    """Why the host cannot use ``hello`` ("" if it can): another protocol version, more channels
+    than a SNAPSHOT carries, or a layout other than the session's first HELLO."""
+    if hello.version != PROTOCOL_VERSION:
+        return (f"the co-processor speaks protocol version {hello.version}, this host speaks {PROTOCOL_VERSION}: "
+                "flash firmware for version 1")
+    if hello.channels > MAX_CHANNELS[hello.kind]:
+        return (f"the co-processor announces {hello.channels} {hello.kind} channels, "
+                f"more than one SNAPSHOT carries ({MAX_CHANNELS[hello.kind]})")
+    if session is not None:
+        for field, now, then in (("sensing kind", hello.kind, session.kind),
+                                 ("channel count", hello.channels, session.channels),
+                                 ("LED strips", list(hello.strip_lengths), list(session.strip_lengths))):
+            if now != then:
+                return (f"the co-processor now announces {field} {now}, not {then} as when the daemon started: "
+                        "fix its configuration, or restart the daemon if the change is meant")
+    return ""
 
 
 def parse_device_message(payload: bytes) -> tuple[int, DeviceMessage]:

@@ -6,11 +6,10 @@ import argparse
 import time
 from pathlib import Path
 
-from engine.errors import GameboardError
 from firmware_host.commands.arguments import at_least
 from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
-from firmware_host.validation import checked_config
+from firmware_host.validation import check_opened_hal, checked_config
 from wiring.bringup import chase, light_each_location
 
 
@@ -32,10 +31,7 @@ def test_leds(args: argparse.Namespace) -> int:
     board = config.game().board
     with opened_hal(config) as hal:
         sink = hal.leds
-        if tuple(sink.strip_lengths) != tuple(wiring.strip_lengths):
-            raise GameboardError(f"the wiring has strips {list(wiring.strip_lengths)} but the LED driver has "
-                                 f"{list(sink.strip_lengths)}; fix [leds] in {config.path}"
-                                 " or run `gameboard calibrate`")
+        check_opened_hal(config, wiring, hal)
         order = [location for location in board.locations if location in wiring.leds]
         light_each_location(sink, wiring, order, time.sleep, args.seconds, print)
         for strip, length in enumerate(sink.strip_lengths):

@@ -67,7 +67,7 @@ def render_view(number: int, scan: Scan, observer: Observer, order: Sequence[str
             if location in channel_of and per_channel[channel_of[location]] is not None]
     stray = [str(channel) for channel, location in enumerate(observer.location_of)
              if location is None and per_channel[channel] is not None]
-    errors = ", ".join(f"{name} {count}" for name, count in sorted(health.errors.items()))
+    errors = health.error_words()
     lines = [f"scan {number} at {scan.timestamp:.3f} s: {len(seen)} of {len(channel_of)} locations hold a piece",
              ("sensors: see the board" if health.sees else f"sensors: CANNOT SEE THE BOARD: {health.problem}")
              + (f" (errors: {errors})" if errors else ""),

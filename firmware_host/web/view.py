@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_host.daemon import FAULT_HEADS
+from hal.base import SensorHealth
 
 #: The parts of the page a read-only page (the mirror, a spectator's) leaves empty: no form, no hands.
 READ_ONLY_VIEW: dict[str, Any] = {"games": [], "options": {}, "buttons": [], "dice_entry": False, "hand": [],
@@ -22,7 +23,14 @@ def snapshot_view(snapshot: dict[str, Any]) -> dict[str, Any]:
         "faults": [{"kind": kind, "head": FAULT_HEADS[kind], "problem": problem}
                    for kind, problem in snapshot["faults"].items()],
         "remote": remote_words(snapshot),
+        "sensor_errors": sensor_words(snapshot),
     }
+
+
+def sensor_words(snapshot: dict[str, Any]) -> str:
+    """What went wrong on the way from the sensors since the start ("sensors: crc 2, lost 1"), "" if nothing."""
+    counts = SensorHealth(errors=snapshot["sensors"]["errors"]).error_words()
+    return f"sensors: {counts} since the start" if counts else ""
 
 
 def remote_words(snapshot: dict[str, Any]) -> str:

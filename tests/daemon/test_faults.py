@@ -18,7 +18,9 @@ import pytest
 from firmware_host.config import Hal
 from firmware_host.daemon import JOURNAL_RETRY_S, Daemon
 from firmware_host.journal import Journal
+from firmware_host.observer import WiringMismatchError
 from firmware_host.presenter import PALETTE
+from firmware_host.validation import checked_config
 from hal import registry
 from hal.dice import EnteredDice
 from hal.mock import MockLeds
@@ -140,7 +142,8 @@ def test_a_bus_that_stops_answering_is_a_fault_not_a_crash(toy, hands, tables, t
     daemon, mock, person = tables.toy_table(toy, hands, tmp_path)
     mock.break_bus("[Errno 121] Remote I/O error")
     person.run(0.2)
-    assert daemon.status_text() == "the board cannot see: the sensors cannot be read: [Errno 121] Remote I/O error"
+    assert daemon.status_text() == ("the board cannot see: the sensors cannot be read: [Errno 121] Remote I/O error "
+                                    "(errors since the start: read_errors 1)")
     assert daemon.snapshot()["sensors"]["errors"]["read_errors"] == 20
     mock.repair_sensors()
     mock.move("p1", "p5")
@@ -221,3 +224,46 @@ def test_a_kept_confirm_makes_nothing_when_the_board_ends_somewhere_else(toy, ha
     mock.place("p9", "black")  # back to the offer, long after: the press is forgotten
     person.run(1.0)
     assert daemon.journal.moves() == played and daemon.snapshot()["status"] == "confirm"
+
+
+def test_a_coprocessor_back_with_other_leds_is_a_fault_shown_not_a_crash(toy, tmp_path):
+    game = toy.ToyGame()
+    wiring = straight_wiring(game.board)
+    mcu = FakeCoprocessor(tmp_path / "ttyBOARD", channels=len(wiring.channels), strips=wiring.strip_lengths,
+                          heartbeat=0.02)
+    port = {"port": str(mcu.port)}
+    hal = Hal(registry.open_sensors("serial", port), registry.open_leds("serial", port), None, EnteredDice())
+    daemon = Daemon(game, hal, wiring, Journal(tmp_path / "j.sqlite3"))
+    try:
+        wait_stepping(daemon, lambda: mcu.shown, "an LED frame")
+        lit = mcu.shown[-1]
+        mcu.strips = (256,)  # reflashed for another board under the running daemon
+        mcu.reset()
+        wait_stepping(daemon, lambda: "LED strips [256]" in daemon.status_text(), "the fault")
+        assert daemon.status_text().startswith("the board cannot see: the co-processor now announces LED strips")
+        assert daemon.status_text().endswith("(errors since the start: refused 1)")
+        mcu.strips = wiring.strip_lengths
+        mcu.reset()
+        wait_stepping(daemon, lambda: not daemon.faults, "the fault cleared by an agreeing HELLO")
+        wait_stepping(daemon, lambda: mcu.shown[-1] == lit, "the LEDs lit again")
+    finally:
+        daemon.close()
+        mcu.unplug()
+
+
+def test_leds_that_disagree_with_the_wiring_at_start_name_both(toy, tmp_path):
+    game = toy.ToyGame()
+    wiring = straight_wiring(game.board)
+    mcu = FakeCoprocessor(tmp_path / "ttyBOARD", channels=len(wiring.channels), strips=(256,))
+    config = tmp_path / "gameboard.toml"
+    config.write_text(f'[game]\nname = "{game.name}"\n[sensors]\ndriver = "serial"\nport = "{mcu.port}"\n'
+                      f'[leds]\ndriver = "serial"\nport = "{mcu.port}"\n[journal]\npath = "j.sqlite3"\n')
+    try:
+        with pytest.raises(WiringMismatchError) as caught:
+            Daemon.from_config(checked_config(config))
+        assert str(caught.value) == (
+            f"the straight wiring of {game.board.name} has LED strips {list(wiring.strip_lengths)} but the "
+            f"co-processor on {mcu.port} (fake-mcu 1.0) has [256]: make them agree, in the wiring "
+            f"(`gameboard calibrate`) or in the LEDs' configuration ([leds] in {config})")
+    finally:
+        mcu.unplug()

@@ -5,7 +5,8 @@ the host's decoder is checked against the document rather than against itself.  
 port is a symlink to the pty, as udev's /dev/serial/by-id links are: ``unplug()``
 closes the pty and removes the link, ``plug()`` makes a new pty behind the same name.
 With ``heartbeat`` it sends an empty CHANGES that often, as the firmware must; ``hung``
-makes it say nothing at all, as a crashed firmware on a live USB port does.
+makes it say nothing at all, as a crashed firmware on a live USB port does; ``reset()``
+is a watchdog reset behind a UART that stays open.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class FakeCoprocessor:
         self.port = port
         self.heartbeat = heartbeat
         self.hung = False
+        self.version = 1
         self.kind = kind
         self.values = [0] * channels
         self.strips = strips
@@ -82,7 +84,7 @@ class FakeCoprocessor:
         self.write(frame(self.next_payload(kind, body)))
 
     def send_hello(self) -> None:
-        body = struct.pack(">BBHB", 1, 0 if self.kind == "presence" else 1, len(self.values), len(self.strips))
+        body = struct.pack(">BBHB", self.version, 0 if self.kind == "presence" else 1, len(self.values), len(self.strips))
         self.send(HELLO, body + struct.pack(f">{len(self.strips)}H", *self.strips) + b"fake-mcu 1.0")
 
     def send_snapshot(self) -> None:
@@ -93,6 +95,14 @@ class FakeCoprocessor:
             self.send(SNAPSHOT, struct.pack(">HB", len(self.values), 0) + bytes(packed))
         else:
             self.send(SNAPSHOT, struct.pack(f">HB{len(self.values)}H", len(self.values), 1, *self.values))
+
+    def reset(self, sequence: int = 200) -> None:
+        """Restart as firmware does after a reset: strips dark, numbering anew, HELLO and SNAPSHOT unasked."""
+        self.pixels = [[(0, 0, 0)] * length for length in self.strips]
+        with self._lock:
+            self._sequence = sequence
+        self.send_hello()
+        self.send_snapshot()
 
     def change(self, *changes: tuple[int, int]) -> bytes:
         """Set channels and return the CHANGES frame that reports them (not sent yet)."""
@@ -133,6 +143,7 @@ class FakeCoprocessor:
             strip, start = struct.unpack_from(">BH", body)
             colours = body[3:]
             for offset in range(0, len(colours), 3):
-                self.pixels[strip][start + offset // 3] = tuple(colours[offset : offset + 3])
+                if strip < len(self.pixels) and start + offset // 3 < len(self.pixels[strip]):
+                    self.pixels[strip][start + offset // 3] = tuple(colours[offset : offset + 3])
         elif kind == SHOW:
             self.shown.append([list(strip) for strip in self.pixels])

@@ -79,14 +79,33 @@ def test_a_cut_frame_does_not_spoil_the_next_one(mcu, sensors):
     assert sum(sensors.link.bad_frames.values()) == 1
 
 
-def test_garbage_and_unknown_messages_are_counted_not_raised(mcu, sensors):
+def test_garbage_is_counted_not_raised(mcu, sensors):
     mcu.write(b"\x55" * 5000)  # a long run without a delimiter
     mcu.write(b"\x00")
-    mcu.write(frame(bytes((0x7E, 0))))  # a good CRC around an unknown message type
     mcu.write(mcu.change((0, 1)))
     wait_for(lambda: sensors.read().values[0] == 1, "a good frame after the garbage")
     assert sensors.link.bad_frames["overlong"] >= 1
-    assert sensors.link.stats["malformed"] == 1
+
+
+def test_an_unknown_message_type_is_ignored_and_costs_no_snapshot(mcu, sensors):
+    syncs = mcu.received.count(SYNC)
+    mcu.write(frame(mcu.next_payload(0x7E, b"from a later version")))
+    mcu.write(mcu.change((0, 1)))
+    wait_for(lambda: sensors.read().values[0] == 1, "the change after the unknown message")
+    link = sensors.link
+    assert link.stats["unknown"] == 1 and link.stats["lost"] == 0 and link.stats["malformed"] == 0
+    assert mcu.received.count(SYNC) == syncs and sensors.health().sees
+
+
+def test_a_malformed_message_costs_only_itself_and_brings_a_snapshot(mcu, sensors):
+    syncs = mcu.received.count(SYNC)
+    mcu.values[3] = 1  # reported by a CHANGES that arrives cut short
+    mcu.write(frame(mcu.next_payload(0x03, b"\x00\x03\x00")))
+    wait_for(lambda: sensors.read().values[3] == 1, "the snapshot that repairs the state")
+    link = sensors.link
+    assert link.stats["malformed"] == 1 and link.stats["lost"] == 0
+    assert mcu.received.count(SYNC) == syncs + 1
+    assert "not a whole number of 4-byte changes" in link.last_error
 
 
 def test_the_link_survives_an_unplugged_cable_and_resynchronises(mcu, sensors):
@@ -195,3 +214,80 @@ def test_a_lost_frame_makes_the_state_stale_until_the_snapshot_repairs_it(mcu, s
     mcu.send_snapshot()
     wait_for(lambda: sensors.health().sees, "repaired by the snapshot")
     assert sensors.read().values[7:9] == (1, 1)
+
+
+# -- resets and a HELLO that disagrees ----------------------------------------------------------
+
+
+def test_a_coprocessor_that_resets_behind_an_open_port_gets_its_led_frame_again(mcu, sensors):
+    leds = SerialLeds.from_options({"port": str(mcu.port)})
+    try:
+        lit = [[(10, 20, 30)] * 3, [(40, 50, 60)] * 2]
+        leds.show(lit)
+        wait_for(lambda: mcu.shown, "the first frame")
+        mcu.values[6] = 1  # a piece put down while the firmware restarted
+        mcu.reset()
+        wait_for(lambda: len(mcu.shown) == 2, "the LED frame sent again")
+        assert mcu.shown[-1] == lit
+        wait_for(lambda: sensors.read().values[6] == 1 and sensors.health().sees, "the reset's snapshot")
+        link = sensors.link
+        assert link.stats["resets"] == 1 and link.stats["lost"] == 0  # new numbering is not a loss
+        assert sensors.health().errors["resets"] == 1
+    finally:
+        leds.close()
+
+
+def test_a_hello_with_other_leds_is_refused_the_leds_go_on_and_an_agreeing_one_ends_it(mcu, sensors):
+    leds = SerialLeds.from_options({"port": str(mcu.port)})
+    try:
+        mcu.strips = (256,)  # a firmware reconfigured under the running daemon
+        mcu.values[1] = 1
+        mcu.reset()
+        wait_for(lambda: not sensors.health().sees, "the refusal")
+        health = sensors.health()
+        assert "now announces LED strips [256], not [3, 2] as when the daemon started" in health.problem
+        assert health.connected and health.errors["refused"] == 1
+        assert leds.strip_lengths == (3, 2) and sensors.channels == 12
+        leds.show([[(1, 1, 1)] * 3, [(2, 2, 2)] * 2])  # the session's frame: sent, not a crash
+        assert sensors.read().values[1] == 0  # its snapshot is not taken: the state stays the last known
+        mcu.strips = (3, 2)
+        mcu.reset()
+        wait_for(lambda: sensors.health().sees, "an agreeing HELLO and its snapshot")
+        assert sensors.read().values[1] == 1 and not sensors.link.problem
+    finally:
+        leds.close()
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda mcu: mcu.values.extend([0] * 20), "channel count 32, not 12"),
+    (lambda mcu: setattr(mcu, "kind", "analog"), "sensing kind analog, not presence"),
+    (lambda mcu: setattr(mcu, "version", 2), "protocol version 2, this host speaks 1"),
+])
+def test_a_later_hello_with_another_layout_or_version_is_refused(mcu, sensors, change, words):
+    change(mcu)
+    mcu.reset()
+    wait_for(lambda: not sensors.health().sees, "the refusal")
+    assert words in sensors.health().problem and len(sensors.read().values) == 12
+
+
+def test_a_snapshot_of_another_size_is_refused_and_a_fresh_one_asked_for(mcu, sensors):
+    syncs = mcu.received.count(SYNC)
+    mcu.values[2] = 1
+    short = mcu.values[:8]
+    mcu.send(0x02, bytes((0, 8, 0, sum(v << c for c, v in enumerate(short)))))  # 8 channels, not 12
+    wait_for(lambda: sensors.read().values[2] == 1, "the snapshot asked for in its place")
+    assert sensors.link.stats["refused"] == 1 and mcu.received.count(SYNC) == syncs + 1
+    assert len(sensors.read().values) == 12
+
+
+def test_a_first_hello_of_another_version_or_too_many_channels_stops_the_start(tmp_path):
+    mcu = FakeCoprocessor(tmp_path / "ttyV2", channels=4)
+    try:
+        mcu.version = 2
+        with pytest.raises(HardwareError, match="speaks protocol version 2, this host speaks 1"):
+            registry.open_sensors("serial", {"port": str(mcu.port), "connect_timeout": 0.5})
+        mcu.version, mcu.kind, mcu.values = 1, "analog", [0] * 510
+        with pytest.raises(HardwareError, match=r"510 analog channels, more than one SNAPSHOT carries \(509\)"):
+            registry.open_sensors("serial", {"port": str(mcu.port), "connect_timeout": 0.5})
+    finally:
+        mcu.unplug()

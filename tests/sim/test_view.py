@@ -6,6 +6,7 @@ import pytest
 from engine.registry import available_games
 from firmware_host.presenter import legend
 from firmware_host.sim import SimError, SimSession
+from firmware_host.web.view import snapshot_view
 from hal.clock import ManualClock
 from tests.sim.test_web import mirrored_squareoff
 
@@ -123,3 +124,11 @@ def test_the_mirror_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_path):
     assert [fault["head"] for fault in mirror.view()["faults"]] == ["the board cannot see"]
     daemon.close()
 
+
+
+def test_the_page_says_what_went_wrong_on_the_way_from_the_sensors(tmp_path):
+    sim = session(tmp_path, "squareoff")
+    assert sim.view()["sensor_errors"] == ""
+    snapshot = sim.daemon.snapshot()
+    snapshot["sensors"]["errors"] = {"lost": 1, "crc": 2}  # as a serial link counts them
+    assert snapshot_view(snapshot)["sensor_errors"] == "sensors: crc 2, lost 1 since the start"

@@ -114,6 +114,8 @@ function render(view) {
   }
   $("remote").hidden = !view.remote;
   $("remote").textContent = view.remote || "";
+  $("sensor-errors").hidden = !view.sensor_errors;
+  $("sensor-errors").textContent = view.sensor_errors || "";
   $("new-game").querySelector("button").disabled = Boolean(view.remote);  // a remote game is not restarted
   $("noise").checked = view.noise;
   $("auto").checked = view.auto;
