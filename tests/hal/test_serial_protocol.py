@@ -15,6 +15,7 @@ from hal.serial_protocol import (
     led_bodies,
     parse_device_message,
 )
+from tests.hal.documented_frames import documented_frames
 
 
 def test_crc16_is_ccitt_false():
@@ -22,11 +23,11 @@ def test_crc16_is_ccitt_false():
 
 
 def test_the_documented_example_frames():
-    # docs/serial-protocol.md, "Examples"
-    assert encode_frame(bytes((0x81, 0x00))) == bytes.fromhex("02 81 03 35 a6 00")
-    assert encode_frame(bytes((0x03, 0x05, 0x00, 0x0C, 0x00, 0x01))) == bytes.fromhex("03 03 05 02 0c 04 01 86 e7 00")
-    snapshot = bytes((0x02, 0x04, 0x00, 0x0A, 0x00, 0x81, 0x02))
-    assert encode_frame(snapshot) == bytes.fromhex("03 02 04 02 0a 05 81 02 f7 cc 00")
+    frames = documented_frames()
+    assert len(frames) == 7
+    for payload, wire in frames:
+        assert encode_frame(payload) == wire
+        assert FrameReader().feed(wire) == [payload]
 
 
 def test_frames_round_trip_whatever_the_bytes_and_however_they_arrive():

@@ -1,0 +1,156 @@
+"""The board's sensors on the front-ends people build, and what of their readings to report.
+
+A front-end reads every channel into a buffer: ``ShiftChain`` (74HC165s on SPI),
+``DirectInputs`` (one GPIO a sensor), ``HallMuxes`` (analog Hall sensors through
+CD74HC4067 multiplexers into the ADC).  Presence is 1 for a piece whatever the
+switch's polarity: active-low inputs are inverted here.  ``Board`` keeps what was
+last reported and finds the changes to send.
+"""
+
+from array import array
+from time import sleep_us, ticks_diff
+
+from machine import ADC, SPI, Pin
+from micropython import const
+
+#: An analog channel reports a change at most this often (docs/serial-protocol.md).
+ANALOG_HOLD_MS = const(5)
+
+
+class ShiftChain:
+    """74HC165s chained on SPI: /PL low latches every input at once, then the chain shifts out,
+    the chip nearest MISO first; channel c is input D(c % 8) of chip c // 8 (as the Pi's hc165 driver)."""
+
+    kind = "presence"
+
+    def __init__(self, spi: int, sck: int, miso: int, load: int, chips: int, channels: int,
+                 active_low: bool = True, baudrate: int = 1_000_000) -> None:
+        self._spi = SPI(spi, baudrate=baudrate, polarity=0, phase=0, sck=Pin(sck), miso=Pin(miso))
+        self._load = Pin(load, Pin.OUT, value=1)
+        self._bytes = bytearray(chips)
+        self._unpacked = bytearray(chips)  # the chain's bytes as last unpacked into ``_filled``
+        self._filled: bytearray | None = None
+        self._invert = 0xFF if active_low else 0x00
+        self.channels = channels
+
+    def read(self, values: bytearray) -> None:
+        """Latch and shift the chain; unpack it into ``values`` (one byte a channel) only where it changed."""
+        self._load.value(0)
+        self._load.value(1)
+        chain, unpacked = self._bytes, self._unpacked
+        self._spi.readinto(chain)
+        if chain == unpacked and values is self._filled:
+            return
+        invert = self._invert
+        for channel in range(self.channels):
+            values[channel] = ((chain[channel >> 3] ^ invert) >> (channel & 7)) & 1
+        unpacked[:] = chain
+        self._filled = values
+
+
+class DirectInputs:
+    """One GPIO input a sensor, with the pull-up (active low, the default) or pull-down."""
+
+    kind = "presence"
+
+    def __init__(self, pins: list, active_low: bool = True) -> None:
+        pull = Pin.PULL_UP if active_low else Pin.PULL_DOWN
+        self._pins = [Pin(number, Pin.IN, pull) for number in pins]
+        self._invert = 1 if active_low else 0
+        self.channels = len(pins)
+
+    def read(self, values: bytearray) -> None:
+        invert = self._invert
+        for channel, pin in enumerate(self._pins):
+            values[channel] = pin.value() ^ invert
+
+
+class HallMuxes:
+    """Analog Hall sensors through CD74HC4067s: four select pins shared by every multiplexer, each
+    multiplexer's output on an ADC pin (several may share one, each then with its own /EN pin).
+    Channel c is input c % 16 of multiplexer c // 16; the value is the ADC's 12-bit count."""
+
+    kind = "analog"
+
+    def __init__(self, select: list, muxes: list, channels: int, settle_us: int = 10) -> None:
+        self._select = [Pin(number, Pin.OUT, value=0) for number in select]
+        adcs: dict = {}
+        self._muxes = []
+        for mux in muxes:
+            pin = mux["adc"]
+            if pin not in adcs:
+                adcs[pin] = ADC(Pin(pin))
+            enable = mux.get("enable")
+            self._muxes.append((adcs[pin], Pin(enable, Pin.OUT, value=1) if enable is not None else None))
+        self._settle_us = settle_us
+        self.channels = channels
+
+    def read(self, values: array) -> None:
+        select, muxes, settle, channels = self._select, self._muxes, self._settle_us, self.channels
+        for line in range(16):
+            for bit in range(4):
+                select[bit].value((line >> bit) & 1)
+            for index, (adc, enable) in enumerate(muxes):
+                channel = index * 16 + line
+                if channel >= channels:
+                    break
+                if enable is not None:
+                    enable.value(0)
+                sleep_us(settle)
+                values[channel] = adc.read_u16() >> 4
+                if enable is not None:
+                    enable.value(1)
+
+
+class Board:
+    """A front-end's readings and what the Pi has been told of them.
+
+    Presence channels report every change; an analog one reports a move of more than
+    ``noise`` counts from the value last reported, at most every ANALOG_HOLD_MS: a change
+    held back is sent by the first scan after that, with the value read then.
+    """
+
+    def __init__(self, front_end, noise: int = 3) -> None:
+        self.front_end = front_end
+        self.kind = front_end.kind
+        self.channels = front_end.channels
+        self.noise = noise
+        self._values: bytearray | array = bytearray(self.channels)
+        self._reported: bytearray | array = bytearray(self.channels)
+        if self.kind == "analog":
+            self._values = array("H", [0] * self.channels)
+            self._reported = array("H", [0] * self.channels)
+        self._sent_at = [0] * self.channels
+        self.scans = 0
+
+    def snapshot(self, now=0):
+        """A fresh scan of every channel, all of it now reported (for SNAPSHOT)."""
+        self.front_end.read(self._values)
+        self.scans += 1
+        for channel in range(self.channels):
+            self._reported[channel] = self._values[channel]
+            self._sent_at[channel] = now
+        return self._reported
+
+    def changes(self, now) -> list:
+        """Scan once: the (channel, value) pairs to report, now counted as reported."""
+        values, reported = self._values, self._reported
+        self.front_end.read(values)
+        self.scans += 1
+        if values == reported:
+            return []
+        changes = []
+        if self.kind == "presence":
+            for channel in range(self.channels):
+                if values[channel] != reported[channel]:
+                    reported[channel] = values[channel]
+                    changes.append((channel, values[channel]))
+            return changes
+        noise, sent_at = self.noise, self._sent_at
+        for channel in range(self.channels):
+            value = values[channel]
+            if abs(value - reported[channel]) > noise and ticks_diff(now, sent_at[channel]) >= ANALOG_HOLD_MS:
+                reported[channel] = value
+                sent_at[channel] = now
+                changes.append((channel, value))
+        return changes

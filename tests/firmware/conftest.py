@@ -1,0 +1,9 @@
+"""The firmware's tests run it under CPython: its folder and the machine/rp2 shim go on the path first."""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+sys.path[:0] = [str(HERE.parents[1] / "firmware"), str(HERE / "shim")]
+
+import micropython  # noqa: F401  (gives time the ticks functions before any firmware module imports them)
