@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import struct
 from pathlib import Path
@@ -166,3 +167,10 @@ def test_settings_mistakes_name_the_key_and_the_fix(settings, message):
     with pytest.raises(SettingsError) as caught:
         Settings(settings)
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("example", sorted((Path(__file__).parents[2] / "firmware" / "examples").glob("*.json")),
+                         ids=lambda path: path.name)
+def test_the_example_configurations_are_valid(example):
+    settings = Settings(json.loads(example.read_text()), example.name)
+    assert settings.front_end["front_end"] in ("hc165", "gpio", "hall_mux") and settings.strips
