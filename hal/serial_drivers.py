@@ -62,6 +62,9 @@ def open_link(options: Mapping[str, Any]) -> SerialLink:
             shared.link.close()
             del _LINKS[port]
         reason = shared.link.last_error or "it sent no HELLO and SNAPSHOT"
+        if "exclusively lock" in reason:  # pyserial's words for a port another program holds
+            raise HardwareError(f"{port} is held by another program, such as the daemon (`gameboard run`): "
+                                "stop it first (sudo systemctl stop gameboard)")
         raise HardwareError(
             f"no answer from the co-processor on {port} within {timeout:g} s ({reason}); "
             "check the cable, the port name and that the firmware runs"

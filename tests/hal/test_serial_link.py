@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import serial
 
 from hal import registry
 from hal.base import HardwareError
@@ -159,6 +160,15 @@ def test_a_silent_or_missing_port_is_a_hardware_error_with_the_reason(tmp_path, 
     mcu.answer_sync = False
     with pytest.raises(HardwareError, match=r"\(it sent no HELLO and SNAPSHOT\); check the cable"):
         registry.open_sensors("serial", {"port": str(mcu.port), "connect_timeout": 0.2})
+
+
+def test_a_port_held_by_the_daemon_is_said_so(mcu):
+    held = serial.Serial(str(mcu.port), exclusive=True)
+    try:
+        with pytest.raises(HardwareError, match=r"ttyGAMEBOARD is held by another program, such as the daemon"):
+            registry.open_sensors("serial", {"port": str(mcu.port), "connect_timeout": 0.3})
+    finally:
+        held.close()
 
 
 def test_a_silent_coprocessor_is_asked_to_sync_again(mcu):
