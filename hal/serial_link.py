@@ -211,6 +211,7 @@ class SerialLink:
         self.stats["frames"] += 1
         self._last_heard = time.monotonic()
         kind, sequence = payload[0], payload[1] if len(payload) > 1 else 0
+        numbered = self._expected is None or sequence == self._expected
         if kind == MessageType.HELLO:
             self._expected = (sequence + 1) % 256  # a HELLO starts the numbering afresh (after a reset)
         else:
@@ -226,15 +227,16 @@ class SerialLink:
             self._lose_sync()  # what it said is lost: only a snapshot makes the state whole again
             return
         if isinstance(message, Hello):
-            self._hello(message)
+            self._hello(message, numbered)
         elif isinstance(message, Snapshot):
             self._snapshot(message)
         elif not self.problem:
             self._apply(message)
 
-    def _hello(self, hello: Hello) -> None:
-        """Check a HELLO against the session's; an unasked one means the co-processor reset."""
-        asked, self._awaiting_hello = self._awaiting_hello, False
+    def _hello(self, hello: Hello, numbered: bool) -> None:
+        """Check a HELLO against the session's.  One that answers no SYNC and breaks the numbering
+        means the co-processor reset (one that keeps it answers a SYNC twice: a boot's HELLO came first)."""
+        asked, self._awaiting_hello = self._awaiting_hello or numbered, False
         problem = hello_problem(hello, self.hello)
         if problem:
             self.stats["refused"] += 1

@@ -28,7 +28,7 @@ def run(settings: Settings) -> None:
     session = Session(line, board, strips)
     reader = FrameReader()
     try:
-        now = last_sent = looked = ticks_ms()
+        last_sent = looked = ticks_ms()
         session.introduce()
         while True:
             now = ticks_ms()

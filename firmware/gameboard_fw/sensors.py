@@ -8,7 +8,7 @@ last reported and finds the changes to send.
 """
 
 from array import array
-from time import sleep_us, ticks_diff
+from time import sleep_us, ticks_diff, ticks_ms
 
 from machine import ADC, SPI, Pin
 from micropython import const
@@ -123,8 +123,9 @@ class Board:
         self._sent_at = [0] * self.channels
         self.scans = 0
 
-    def snapshot(self, now=0):
-        """A fresh scan of every channel, all of it now reported (for SNAPSHOT)."""
+    def snapshot(self, now=None):
+        """A fresh scan of every channel, all of it now reported (for SNAPSHOT) at ``now`` (ticks_ms)."""
+        now = ticks_ms() if now is None else now
         self.front_end.read(self._values)
         self.scans += 1
         for channel in range(self.channels):

@@ -301,3 +301,11 @@ def test_a_first_hello_of_another_version_or_too_many_channels_stops_the_start(t
             registry.open_sensors("serial", {"port": str(mcu.port), "connect_timeout": 0.5})
     finally:
         mcu.unplug()
+
+
+def test_a_boot_hello_before_the_answer_to_sync_is_no_reset(mcu, sensors):
+    mcu.send_hello()  # the answer to a SYNC sent twice, or a boot HELLO queued before the port opened
+    mcu.send_snapshot()
+    mcu.write(mcu.change((3, 1)))
+    wait_for(lambda: sensors.read().values[3] == 1, "the change after the second HELLO")
+    assert sensors.link.stats["resets"] == 0 and sensors.link.stats["lost"] == 0 and sensors.health().sees
