@@ -29,7 +29,7 @@ from wiring.model import Wiring, straight_wiring
 
 COMMAND = str(Path(sys.executable).with_name("gameboard"))
 #: A hand's pause between touching two pieces: the firmware scans many times meanwhile.
-ACTION_S = 0.03
+ACTION_S = 0.02
 #: The Pico's ADC counts 12 bits; the magnets swing its reading as they swing a 10-bit one.
 PICO_MAGNETS = MagnetModel(full_scale=4095, swing=1200.0, baseline_spread=100.0)
 
@@ -47,7 +47,7 @@ brightness = 1.0
 current_budget_ma = 100000
 [loop]
 debounce_ms = 5
-settle_ms = 100
+settle_ms = 60
 [journal]
 path = "journal.sqlite3"
 """
