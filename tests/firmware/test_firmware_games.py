@@ -183,8 +183,7 @@ def play_whole_game(tmp_path: Path, game_name: str, sensing: str, firmware: dict
             assert pico.dropped_bytes == 0
         finally:
             daemon.stop()
-    dark = [(0, 0, 0)] * len(pico.strip(0))
-    assert pico.strip(0) == dark, "the daemon leaves the strips dark when it stops"
+    assert pico.strip(0) == [(0, 0, 0)] * wiring.strip_lengths[0], "the daemon leaves the strips dark as it stops"
 
 
 def test_square_off_on_a_74hc165_chain(tmp_path):
