@@ -285,6 +285,11 @@ class State(ABC):
         """The locations ``move`` passes over without changing them (a bridge's pieces), in order."""
         return ()
 
+    def takes_off(self, move: Move) -> tuple[str, ...]:
+        """The locations whose pieces ``move`` takes off the board while another piece moves (a jumped piece):
+        what a guide shows as to be removed, not lifted and moved."""
+        return ()
+
     def random_move(self, rng: random.Random) -> Move:
         """A legal move drawn with ``rng``, as playouts need it: at a chance node by the outcomes'
         probabilities; otherwise every legal move has a chance, not always the same one (a game may

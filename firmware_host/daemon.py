@@ -26,6 +26,7 @@ from typing import Any
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.core import CHANCE, TERMINAL, Game, IllegalMoveError, Move, State, stack_pieces
 from engine.hidden import PUBLIC, deal_unseen, revealed, seen_by
+from engine.solvers import SOLVERS
 from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.decided import Decided, Guide
 from firmware_host.journal import Journal, JournalWriteError
@@ -589,9 +590,11 @@ class Daemon:
         return check(self.state, message, holder)
 
     def _question(self, by: str, ply: int) -> Question:
-        """What to ask about the position at ``ply`` (the start of the turn to decide)."""
+        """What to ask about the position at ``ply`` (the start of the turn to decide).  A puzzle's hint
+        is asked with the moves from the start, so that it can tell which move lost the puzzle."""
         state = self.state
-        later = [state.pop() for _ in range(len(state.history) - ply)]
+        asked_from = 0 if by == "hint" and self._is_puzzle else ply
+        later = [state.pop() for _ in range(len(state.history) - asked_from)]
         try:
             position = state.to_json()
         finally:
@@ -599,8 +602,14 @@ class Daemon:
                 state.push(move)
         player = state.current_player
         level = self.seats[player].level if by == "computer" else DEFAULT_LEVEL
-        key = (by, player, ply, zlib.crc32(json.dumps(position, sort_keys=True).encode()))
-        return Question(key, position, level or DEFAULT_LEVEL, self.seed)
+        moves = tuple(self._history_text[asked_from:ply])
+        key = (by, player, ply, zlib.crc32(json.dumps([position, moves], sort_keys=True).encode()))
+        return Question(key, position, level or DEFAULT_LEVEL, self.seed, moves)
+
+    @property
+    def _is_puzzle(self) -> bool:
+        """Whether the game is a puzzle with a solver: its hint comes from the solver."""
+        return self.state.game.name in SOLVERS
 
     def _turn_began(self) -> tuple[int, str]:
         """Where the current player's turn began: the ply after the last move another player (or the
@@ -637,7 +646,9 @@ class Daemon:
         decided = Decided(by, player, ply, answer.moves)
         if by == "hint":
             step = decided.step(self._history_text)
-            if step is not None:
+            if answer.note:
+                self._note = f"hint: {answer.note}"
+            if step is not None and answer.moves:
                 self._hint = decided
                 self._guide = Guide.of(self.state, self.state.parse_move(decided.moves[step]))
             return
@@ -672,8 +683,13 @@ class Daemon:
             self.thinker.ask(self._question("hint", len(self.state.history)))
 
     def _hint_offered(self) -> bool:
-        """Whether the hint button shows the computer's best move now: a person's turn, hints on."""
-        player = self.state.current_player
+        """Whether the hint button shows the computer's best move now: a person's turn, hints on; in a
+        puzzle also once it is over unsolved, to say which move lost it."""
+        state = self.state
+        player = state.current_player
+        if self._is_puzzle and player == TERMINAL:
+            outcome = state.outcome()
+            return self.hints and outcome is not None and not outcome.winners
         return self.hints and player not in (CHANCE, TERMINAL) and self.seats[player].kind == "human"
 
     def _guide_words(self) -> str:

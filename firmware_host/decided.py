@@ -51,13 +51,16 @@ class Guide:
     @classmethod
     def of(cls, state: State, move: Move) -> Guide:
         footprint = state.footprint(move)
+        taken = frozenset(state.takes_off(move))
         gained = [c.location for c in footprint.changes if len(stack_pieces(c.after)) > len(stack_pieces(c.before))]
-        lost = [c.location for c in footprint.changes if len(stack_pieces(c.after)) < len(stack_pieces(c.before))]
+        lost = [c.location for c in footprint.changes
+                if len(stack_pieces(c.after)) < len(stack_pieces(c.before)) and c.location not in taken]
         changed = [c.location for c in footprint.changes
                    if len(stack_pieces(c.after)) == len(stack_pieces(c.before))]
         moving = bool(gained) and bool(lost)
         return cls(move, lift=frozenset(lost if moving else ()), put=frozenset(gained),
-                   path=state.passes_over(move), remove=frozenset(() if moving else lost), flip=frozenset(changed),
+                   path=state.passes_over(move), remove=taken | frozenset(() if moving else lost),
+                   flip=frozenset(changed),
                    by_hand=bool(footprint.changes))
 
     def json(self, state: State) -> dict[str, object]:

@@ -174,11 +174,13 @@ class Presenter:
     @staticmethod
     def _guide(guide: Guide, hint: bool, blink_on: bool, waiting: bool) -> dict[str, RGB]:
         """A move to carry out: its bridge, and while the board waits the piece to lift and where it goes
-        (blinking; a hint steady, in its own colour)."""
+        (blinking; a hint steady, in its own colour), the pieces it takes off and those it turns over."""
         lit = dict.fromkeys(guide.path, PALETTE["hint_path" if hint else "carry_path"])
         if waiting and (hint or blink_on):
             lit.update(dict.fromkeys(guide.lift, PALETTE["hint" if hint else "carry_from"]))
             lit.update(dict.fromkeys(guide.put, PALETTE["hint" if hint else "carry_to"]))
+            lit.update(dict.fromkeys(guide.remove, PALETTE["removal"]))
+            lit.update(dict.fromkeys(guide.flip, PALETTE["todo_flip"]))
         return lit
 
     def _dice(self, roll: str) -> dict[str, RGB]:

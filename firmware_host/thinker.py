@@ -7,6 +7,10 @@ stops that worker and starts a fresh one.  A worker that dies is started again a
 next question, and its death is reported as the answer's error.  A worker whose daemon
 was killed (SIGKILL, a power cut of the process) ends by itself within ``PARENT_CHECK_S``.
 The worker runs at a lower priority than the daemon (``NICENESS``).
+
+A hint in a puzzle comes from the puzzle's solver, not from the computer player: the
+next move of a solution, or since which move there is none, so the question carries the
+game's moves from its start.
 """
 
 from __future__ import annotations
@@ -23,27 +27,33 @@ CONTEXT = multiprocessing.get_context("spawn")
 PARENT_CHECK_S = 1.0
 #: The worker's niceness added to the daemon's: on a Raspberry Pi's four cores the scan loop comes first.
 NICENESS = 10
+#: Seconds a puzzle's hint may search before it says it found no way (most answer well within 2 s).
+PUZZLE_HINT_S = 10.0
 
 
 @dataclass(frozen=True)
 class Question:
+    """``state`` (JSON) then ``moves`` lead to the position asked about; ``key[0]`` is who asks."""
+
     key: Any
     state: dict[str, Any]
     level: str
     seed: int
+    moves: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Answer:
+    """The moves decided, or ``error``; ``note``: words to show with them (a puzzle hint's verdict)."""
+
     key: Any
     moves: tuple[str, ...] = ()
     error: str = ""
+    note: str = ""
 
 
 def _work(questions: Any, answers: Any) -> None:
     """The worker's loop: answer each question; end when the daemon is gone (killed, it sends nothing)."""
-    from engine.ai.player import plan_turn
-    from engine.registry import state_from_json
     os.nice(NICENESS)
     daemon = multiprocessing.parent_process()
     while True:
@@ -56,11 +66,24 @@ def _work(questions: Any, answers: Any) -> None:
         if question is None:
             return
         try:
-            state = state_from_json(question.state)
-            moves = tuple(str(move) for move in plan_turn(state, question.level, question.seed))
-            answers.put(Answer(question.key, moves))
+            answers.put(_answer(question))
         except Exception as exc:  # the worker reports, the daemon decides what to show
             answers.put(Answer(question.key, error=f"{type(exc).__name__}: {exc}"))
+
+
+def _answer(question: Question) -> Answer:
+    """The computer's turn, or a hint: from the puzzle's solver in a puzzle, else the computer's best turn."""
+    from engine.ai.player import plan_turn
+    from engine.registry import state_from_json
+    from engine.solvers import SOLVERS, hinter
+
+    state = state_from_json(question.state)
+    for text in question.moves:
+        state.apply(text)
+    if question.key[0] == "hint" and state.game.name in SOLVERS:
+        hint = hinter(state.game.name)(state, time_limit=PUZZLE_HINT_S)
+        return Answer(question.key, hint.moves[:1], note=hint.explanation)
+    return Answer(question.key, tuple(str(move) for move in plan_turn(state, question.level, question.seed)))
 
 
 class Thinker:

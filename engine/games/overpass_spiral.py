@@ -17,8 +17,7 @@ from functools import cached_property
 from typing import ClassVar
 
 from engine.core import Option
-from engine.games.bridges import bridge_reach
-from engine.games.removal_puzzle import RemovalPuzzle, Step
+from engine.games.removal_puzzle import RemovalPuzzle, Step, mask_of
 
 
 class OverPassSpiral(RemovalPuzzle):
@@ -33,26 +32,42 @@ class OverPassSpiral(RemovalPuzzle):
     }
 
     @cached_property
-    def exits(self) -> frozenset[str]:
-        return frozenset(self.line_board.exits)
+    def exit_mask(self) -> int:
+        """The exit points, whose pieces keep to the perimeter."""
+        return mask_of(self.index[p] for p in self.line_board.exits)
 
-    def along_perimeter(self, a: str, b: str) -> bool:
-        return (a, b) in self.line_board.perimeter
+    @cached_property
+    def perimeter_masks(self) -> tuple[int, ...]:
+        """For each intersection, its neighbours along the perimeter (the steps a piece on an exit may take)."""
+        edges = self.line_board.perimeter
+        return tuple(mask_of(self.index[q] for q in self.line_board.neighbours[p] if (p, q) in edges)
+                     for p in self.locations)
 
     def steps_from(self, mask: int, start: int) -> Iterator[Step]:
-        index = self.index
-
-        def occupied(point: str) -> bool:
-            return bool(mask >> index[point] & 1)
-
-        point = self.locations[start]
-        held = self.along_perimeter if point in self.exits else None
-        for landing, lasts in bridge_reach(self.line_board, point, occupied, _any_piece, held).items():
-            to = index[landing]
-            for last in sorted(index[p] for p in lasts):
+        """``bridge_reach`` on bitsets: the pieces connected to ``start`` (itself left out) are the bridge,
+        the empty points beside them the landings, and each bridge piece beside a landing a last piece."""
+        near = self.perimeter_masks if self.exit_mask >> start & 1 else self.neighbour_masks
+        others = mask & ~(1 << start)
+        crossed, frontier = 0, near[start] & others
+        while frontier:
+            crossed |= frontier
+            grown = 0
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                grown |= near[low.bit_length() - 1]
+            frontier = grown & others & ~crossed
+        landings: dict[int, list[int]] = {}
+        pieces = crossed
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            last = low.bit_length() - 1
+            empty = near[last] & ~mask & ~(1 << start)
+            while empty:
+                spot = empty & -empty
+                empty ^= spot
+                landings.setdefault(spot.bit_length() - 1, []).append(last)
+        for to in sorted(landings):
+            for last in landings[to]:
                 yield start, to, last
-
-
-def _any_piece(point: str) -> bool:
-    """Colour does not matter in the puzzle: every piece may be passed over."""
-    return True

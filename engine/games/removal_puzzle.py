@@ -215,6 +215,10 @@ class RemovalPuzzleState(State):
         return Footprint((Change(move.start, PIECE, None), Change(move.removed, PIECE, None),
                           Change(move.to, None, PIECE)))
 
+    def takes_off(self, move: Move) -> tuple[str, ...]:
+        assert isinstance(move, Capture)
+        return (move.removed,)
+
     def _play(self, move: Move) -> None:
         assert isinstance(move, Capture)
         index = self.game.index

@@ -1,23 +1,30 @@
 """Puzzle solvers, one module each, found by puzzle name and imported only when asked for.
 
-Every solver is a function ``solve(*, time_limit, progress=None, state=None) -> Solution``:
+Every solver module has two functions:
 
-* ``time_limit``: seconds it may search; it then returns the best it has;
-* ``progress``: called now and then with a ``Progress`` (for a display), never required;
-* ``state``: the puzzle position to solve from (a state of the puzzle's game, maybe a
-  smaller instance); None means the puzzle's own start.
+* ``solve(*, time_limit, progress=None, state=None, stop=None) -> Solution``, the best
+  solution it can find: ``time_limit`` seconds it may search (it then returns the best it
+  has); ``progress`` is called now and then with a ``Progress`` (for a display), never
+  required; ``state`` is the position to solve from (a state of the puzzle's game, maybe a
+  smaller instance), None for the puzzle's own start; ``stop`` ends the search early, with
+  the best found, once it is set (Ctrl-C);
+* ``hint(state, *, time_limit, stop=None) -> Hint``, for a person at the board: the next
+  move of a solution from ``state``, or, when none exists, since which move of
+  ``state.history`` the position was lost.
 
-The ``Solution`` says what was found and how sure it is, in words a player can read.
+The ``Solution`` and the ``Hint`` say what was found and how sure it is, in words a player
+can read.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Protocol
 
-from engine.core import EngineError, State
+from engine.core import EngineError, Move, State
 
 #: Puzzle name -> "module:function".  A solver is added here and nowhere else.
 SOLVERS: dict[str, str] = {
@@ -58,12 +65,89 @@ class Progress:
     stage: str
 
 
+@dataclass(frozen=True)
+class Hint:
+    """What to tell a person stuck in a puzzle.
+
+    ``moves``: a solution from the position, its first move the hint (empty when none is known).
+    ``lost_at``: when no solution exists from the position, the ply (a length of its history)
+    of the last position before that still had one: undo to it.  None when a solution is
+    known, or when the search could not tell in time.  ``explanation``: the words to show.
+    """
+
+    moves: tuple[str, ...]
+    lost_at: int | None
+    explanation: str
+
+
 ProgressCallback = Callable[[Progress], None]
+
+
+class Stop(Protocol):
+    """Asks a search to end early with the best it has (a ``threading.Event``)."""
+
+    def is_set(self) -> bool: ...
+
+
+class Budget:
+    """When a search must end: at its time limit, or as soon as ``stop`` is set."""
+
+    def __init__(self, seconds: float, stop: Stop | None = None) -> None:
+        self.seconds = seconds
+        self.started = time.monotonic()
+        self.deadline = self.started + seconds
+        self.stop = stop
+
+    @property
+    def stopped(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
+
+    def spent(self, share: float = 1.0) -> bool:
+        """Whether the search must end now (``share``: of the time limit, for a stage of it)."""
+        return self.stopped or time.monotonic() >= self.started + self.seconds * share
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def ended(self) -> str:
+        """Why a search ended unfinished, in words: "stopped (Ctrl-C) after 3.1 s", "within 30 s"."""
+        return f"stopped after {self.elapsed():.1f} s" if self.stopped else f"within {self.seconds:g} s"
+
+
+def find_loss(state: State, solvable: Callable[[State], bool | None], aim: str, seconds: float) -> Hint:
+    """The hint for a position with no way to ``aim``: step back through ``state.history`` to the last
+    position that has one (``solvable`` says True, False, or None when it cannot tell in time).
+    ``state`` is left as it was."""
+    popped: list[Move] = []
+    try:
+        while state.history:
+            popped.append(state.pop())
+            verdict = solvable(state)
+            if verdict:
+                ply = len(state.history)
+                return Hint((), ply, f"no way to {aim} from here: move {ply + 1} ({popped[-1]}) lost it; "
+                                     f"undo {plural(len(popped), 'move')} to play on from before it")
+            if verdict is None:
+                return Hint((), None, f"no way to {aim} from here, nor from {plural(len(popped), 'move')} back; "
+                                      f"searching further back took more than {seconds:g} s")
+    finally:
+        for move in reversed(popped):
+            state.push(move)
+    return Hint((), None, f"no way to {aim} from here, nor from any position since the start")
+
+
+def plural(n: int, noun: str) -> str:
+    """"1 move", "3 moves"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 class SolverFunction(Protocol):
     def __call__(self, *, time_limit: float, progress: ProgressCallback | None = None,
-                 state: State | None = None) -> Solution: ...
+                 state: State | None = None, stop: Stop | None = None) -> Solution: ...
+
+
+class HintFunction(Protocol):
+    def __call__(self, state: State, *, time_limit: float, stop: Stop | None = None) -> Hint: ...
 
 
 class SolverError(EngineError):
@@ -72,9 +156,20 @@ class SolverError(EngineError):
 
 def solver(puzzle: str) -> SolverFunction:
     """The solve function of ``puzzle``."""
+    found: SolverFunction = _function(puzzle, SOLVERS.get(puzzle, ":").split(":")[1])
+    return found
+
+
+def hinter(puzzle: str) -> HintFunction:
+    """The hint function of ``puzzle`` (in the module of its solver)."""
+    found: HintFunction = _function(puzzle, "hint")
+    return found
+
+
+def _function(puzzle: str, function: str) -> Callable:
     if puzzle not in SOLVERS:
         raise SolverError(f"unknown puzzle {puzzle!r}; puzzles: {', '.join(SOLVERS)}")
-    module_name, function = SOLVERS[puzzle].split(":")
+    module_name = SOLVERS[puzzle].split(":")[0]
     try:
         module = import_module(module_name)
     except ModuleNotFoundError as exc:

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from engine.core import State
 from engine.games.crooked_jumps import CrookedJumps
-from engine.solvers import ProgressCallback, Solution
-from engine.solvers.removal import solve_removal
+from engine.solvers import Hint, ProgressCallback, Solution, Stop
+from engine.solvers.removal import removal_hint, solve_removal
 
 
-def solve(*, time_limit: float, progress: ProgressCallback | None = None, state: State | None = None) -> Solution:
+def solve(*, time_limit: float, progress: ProgressCallback | None = None, state: State | None = None,
+          stop: Stop | None = None) -> Solution:
     """Solve Crooked Jumps from ``state`` (default: the standard layout)."""
-    return solve_removal(state or CrookedJumps().new_initial_state(), time_limit, progress)
+    return solve_removal(state or CrookedJumps().new_initial_state(), time_limit, progress, stop)
+
+
+def hint(state: State, *, time_limit: float, stop: Stop | None = None) -> Hint:
+    """The next move towards the win from ``state``, or the move that lost it."""
+    return removal_hint(state, time_limit, stop)

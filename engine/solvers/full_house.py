@@ -24,9 +24,10 @@ import random
 import time
 from collections.abc import Iterator
 
+from engine.core import State
 from engine.games.full_house import FullHouse, FullHouseState
 from engine.games.groups_of_three import Add, Layout, Step, members
-from engine.solvers import Progress, ProgressCallback, Solution
+from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, plural
 
 #: A step (source, target) with the compartments filled by the adds it triggered.
 Action = tuple[int, int, tuple[int, ...]]
@@ -39,6 +40,11 @@ FIRST_WIDTH = 16
 ASTAR_SHARE = 0.5
 #: Seconds between progress reports.
 REPORT_EVERY = 0.25
+#: Seconds a hint searches at most: the shortest solution it finds then is good enough to point the way.
+HINT_S = 1.5
+#: Why a single piece is stuck for good.
+LONE_PIECE = ("a piece brings another in only by entering a group-of-three that already holds one other piece, "
+              "so at least two pieces must be on the board")
 
 
 def _key(occupied: int, transit: int) -> int:
@@ -102,10 +108,9 @@ def _subsets(items: tuple[int, ...]) -> list[tuple[int, ...]]:
 class _Search:
     """One solve call: the clock, the counters, the best solution and the progress reports."""
 
-    def __init__(self, space: _Space, start: int, time_limit: float, progress: ProgressCallback | None) -> None:
+    def __init__(self, space: _Space, start: int, budget: Budget, progress: ProgressCallback | None) -> None:
         self.space, self.start = space, start
-        self.began = time.monotonic()
-        self.deadline = self.began + time_limit
+        self.budget = budget
         self.progress = progress
         self.explored = 0
         self.best: list[Action] | None = None
@@ -116,15 +121,15 @@ class _Search:
         now = time.monotonic()
         if self.progress and (force or now >= self.next_report):
             self.next_report = now + REPORT_EVERY
-            self.progress(Progress(now - self.began, self.explored, len(self.best) if self.best is not None else None,
+            self.progress(Progress(self.budget.elapsed(), self.explored, len(self.best) if self.best is not None else None,
                                    self.lower_bound, stage))
 
     def found(self, actions: list[Action]) -> None:
         if self.best is None or len(actions) < len(self.best):
             self.best = actions
 
-    def beam(self, width: int, until: float) -> bool:
-        """One beam search; False when it ran out of time."""
+    def beam(self, width: int, share: float) -> bool:
+        """One beam search; False when it ran out of time (``share`` of the budget)."""
         space, stage = self.space, f"beam search, width {width}"
         layer: dict[int, tuple[int, Action] | None] = {self.start: None}
         layers = [layer]
@@ -137,7 +142,7 @@ class _Search:
                 for child, action in space.successors(key, every_subset=False):
                     if child not in seen and child not in children:
                         children[child] = (key, action)
-                if time.monotonic() >= until:
+                if self.budget.spent(share):
                     return False
             self.explored += len(children)
             self.report(stage)
@@ -152,7 +157,7 @@ class _Search:
             layers.append(layer)
         return True
 
-    def astar(self, until: float) -> str:
+    def astar(self, share: float) -> str:
         """A* below the best cost found; returns how it ended: optimal, none, time or memory."""
         space = self.space
         g_of: dict[int, int] = {self.start: 0}
@@ -176,7 +181,7 @@ class _Search:
                 return "optimal"
             self.explored += 1
             if not self.explored & 1023:
-                if time.monotonic() >= until:
+                if self.budget.spent(share):
                     return "time"
                 if len(g_of) > MAX_NODES:
                     return "memory"
@@ -215,26 +220,38 @@ def _notation(layout: Layout, actions: list[Action]) -> list[str]:
     return moves
 
 
-def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
-          state: FullHouseState | None = None) -> Solution:
+def _search(space: _Space, start: int, budget: Budget, progress: ProgressCallback | None) -> tuple[_Search, str]:
+    """A first beam, then A* for half the time, then wider beams while the time lasts: the search and how
+    A* ended (optimal, none, time or memory)."""
+    search = _Search(space, start, budget, progress)
+    search.beam(FIRST_WIDTH, 1.0)
+    ending = search.astar(ASTAR_SHARE)
+    width = FIRST_WIDTH
+    while ending in ("time", "memory") and width < 4096 and search.beam(width * 4, 1.0):
+        width *= 4
+    search.report("done", force=True)
+    return search, ending
+
+
+def _full_house_state(state: State | None) -> FullHouseState:
+    if state is None:
+        return FullHouse().new_initial_state()
+    if not isinstance(state, FullHouseState):
+        raise SolverError(f"the Full House solver needs a Full House position, not a {state.game.name} one")
+    return state
+
+
+def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None, state: State | None = None,
+          stop: Stop | None = None) -> Solution:
     """The fewest steps from ``state`` (the book's start by default) to a full board."""
-    state = state if state is not None else FullHouse().new_initial_state()
+    state = _full_house_state(state)
     layout, total = state.layout, state.game.target
-    space = _Space(layout, total)
-    start = _key(state.occupied, state.transit)
     if state.is_solved():
         return Solution([], True, True, 0, 0, f"all {total} pieces are already on the board")
     if state.occupied.bit_count() < 2:
-        return Solution([], False, True, None, None,
-                        "no solution: a piece brings another in only by entering a group-of-three that already "
-                        "holds one other piece, so at least two pieces must be on the board")
-    search = _Search(space, start, time_limit, progress)
-    search.beam(FIRST_WIDTH, search.deadline)
-    ending = search.astar(search.began + time_limit * ASTAR_SHARE)
-    width = FIRST_WIDTH
-    while ending in ("time", "memory") and width < 4096 and search.beam(width * 4, search.deadline):
-        width *= 4
-    search.report("done", force=True)
+        return Solution([], False, True, None, None, f"no solution: {LONE_PIECE}")
+    budget = Budget(time_limit, stop)
+    search, ending = _search(_Space(layout, total), _key(state.occupied, state.transit), budget, progress)
     moves = _notation(layout, search.best or [])
     if search.best is None:
         if ending == "none":
@@ -242,13 +259,42 @@ def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
                             f"no solution: every one of the {search.explored:,} positions reachable from the start "
                             f"was searched and none has {total} pieces on the board")
         return Solution([], False, False, None, search.lower_bound,
-                        f"no solution found in {time_limit:g} s; any solution needs at least "
+                        f"no solution found {budget.ended()}; any solution needs at least "
                         f"{search.lower_bound} moves")
     cost = len(search.best)
     if ending in ("optimal", "none"):
         return Solution(moves, True, True, cost, cost, f"{cost} moves bring all {total} pieces onto the board; "
                         f"the search proved no shorter solution exists")
-    why = "time limit" if ending == "time" else "memory limit"
+    why = "memory limit" if ending == "memory" else "stop" if budget.stopped else "time limit"
     return Solution(moves, True, False, cost, search.lower_bound,
                     f"best found: {cost} moves bring all {total} pieces onto the board; the search stopped at its "
                     f"{why} having proved at least {search.lower_bound} moves are needed")
+
+
+def hint(state: State, *, time_limit: float, stop: Stop | None = None) -> Hint:
+    """The next move of the shortest solution found from ``state`` within ``HINT_S`` seconds.
+
+    Adds still open may be taken or left, so each choice of them is searched (adds are free).
+    """
+    state = _full_house_state(state)
+    layout, total = state.layout, state.game.target
+    if state.is_solved():
+        return Hint((), None, f"solved: all {total} pieces are on the board")
+    aim = f"all {total} pieces on the board"
+    seconds = min(time_limit, HINT_S)
+    space = _Space(layout, total)
+    choices = _subsets(state.pending[:state.reserve[0]])
+    found: list[tuple[int, list[str], bool]] = []
+    for adds in choices:
+        occupied = state.occupied | sum(1 << add for add in adds)
+        if occupied.bit_count() < 2:
+            continue
+        search, ending = _search(space, _key(occupied, state.transit), Budget(seconds / len(choices), stop), None)
+        if search.best is not None:
+            moves = [str(Add(layout.faces[add])) for add in adds] + _notation(layout, search.best)
+            found.append((len(search.best), moves, ending in ("optimal", "none")))
+    if not found:
+        return Hint((), None, f"no way to {aim} found within {seconds:g} s")
+    cost, moves, optimal = min(found, key=lambda option: (option[0], -len(option[1])))
+    proof = "the fewest possible" if optimal and all(proved for *_, proved in found) else "the fewest found"
+    return Hint(tuple(moves), None, f"{plural(cost, 'more move')} to {aim} ({proof})")

@@ -1,22 +1,32 @@
 """Solving the removal puzzles (Crooked Jumps and the Over-Pass Spiral): one search for both.
 
 A depth-first search over positions as bitsets.  Every move removes a piece, so no
-position repeats on one path and a position met again by another path (or as a
-mirror image or rotation of one: the board has eight symmetries) is already known to
-fail: a memo of canonical positions cuts those branches.  The search stops at the
+position repeats on one path and a position met again by another path is already known
+to fail: a memo cuts those branches.  From a symmetric start (the board has eight
+symmetries) the memo keeps one canonical position per symmetry class, since mirror
+images then come up all the time; from an asymmetric one they hardly ever do, and the
+memo keeps positions as they are, which is several times faster.  Every key in the memo
+is itself a failed position, so one memo serves both.  The search stops at the
 first solution, at the time limit, or when every reachable position has been seen,
 which proves that none exists.  It keeps the best position found on the way (fewest
 pieces, then on the centre), so a stopped search still has something to show.
+
+A hint searches for the puzzle's win (one piece; in the centre when the puzzle demands
+it) from the person's position.  When every position reachable from there fails, it
+steps back through the moves made, one at a time, keeping the memo: a position already
+known to fail is not searched again, so finding the move that lost the puzzle costs
+little more than the search that proved it lost.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.core import State
 from engine.games.removal_puzzle import RemovalPuzzle, RemovalPuzzleState, Step
-from engine.solvers import Progress, ProgressCallback, Solution, SolverError
+from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, find_loss, plural
 
 #: How many positions pass between two looks at the clock.
 CHECK_EVERY = 2048
@@ -41,27 +51,39 @@ class _OutOfTime(Exception):
 
 
 class RemovalSearch:
-    """One depth-first search of a removal puzzle from a start position."""
+    """Depth-first searches of a removal puzzle for positions that ``goal`` accepts.
 
-    def __init__(self, game: RemovalPuzzle, time_limit: float, progress: ProgressCallback | None = None) -> None:
+    Runs from several starts (``run``) share the memo of failed positions, which is sound
+    as long as each run before ended having exhausted its start.
+    """
+
+    def __init__(self, game: RemovalPuzzle, budget: Budget, progress: ProgressCallback | None = None,
+                 goal: Callable[[int], bool] | None = None) -> None:
         self.game = game
-        self.time_limit = time_limit
+        self.budget = budget
         self.progress = progress
+        self.goal = goal or game.is_goal
         self.tables = symmetry_tables(game.symmetries, len(game.locations))
         self.seen: set[int] = set()
         self.path: list[Step] = []
         self.best: tuple[tuple[int, int], list[Step], int] | None = None
         self.positions = 0
-        self.started = 0.0
         self.next_report = 0.0
+        self.key: Callable[[int], int] = self.canonical
 
     def canonical(self, mask: int) -> int:
         """The smallest image of ``mask`` under the board's symmetries: one key per symmetry class."""
         return min(_permute(mask, table) for table in self.tables)
 
+    def symmetric(self, mask: int) -> bool:
+        """Whether a symmetry other than the identity maps ``mask`` onto itself."""
+        return sum(_permute(mask, table) == mask for table in self.tables) > 1
+
     def run(self, start: int) -> SearchReport:
-        self.started = time.monotonic()
-        self.next_report = self.started
+        began = time.monotonic()
+        self.next_report = began
+        self.path, self.best = [], None
+        self.key = self.canonical if self.symmetric(start) else int
         solved = exhausted = False
         try:
             solved = self._dfs(start)
@@ -70,7 +92,7 @@ class RemovalSearch:
             pass
         assert self.best is not None
         _, path, mask = self.best
-        return SearchReport(path, solved, exhausted, mask, self.positions, time.monotonic() - self.started)
+        return SearchReport(path, solved, exhausted, mask, self.positions, time.monotonic() - began)
 
     def _rank(self, mask: int) -> tuple[int, int]:
         return mask.bit_count(), 0 if self.game.is_goal(mask) else 1
@@ -79,9 +101,9 @@ class RemovalSearch:
         rank = self._rank(mask)
         if self.best is None or rank < self.best[0]:
             self.best = (rank, list(self.path), mask)
-        if self.game.is_goal(mask):
+        if self.goal(mask):
             return True
-        key = self.canonical(mask)
+        key = self.key(mask)
         if key in self.seen:
             return False
         if len(self.seen) < MEMO_LIMIT:
@@ -104,13 +126,13 @@ class RemovalSearch:
         return children
 
     def _tick(self) -> None:
-        now = time.monotonic()
-        if now - self.started > self.time_limit:
+        if self.budget.spent():
             raise _OutOfTime
+        now = time.monotonic()
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + 0.5
             assert self.best is not None
-            self.progress(Progress(now - self.started, self.positions, self.best[0][0], None,
+            self.progress(Progress(self.budget.elapsed(), self.positions, self.best[0][0], None,
                                    "depth-first search (best: pieces left)"))
 
 
@@ -139,13 +161,20 @@ def _permute(mask: int, table: list[list[int]]) -> int:
     return image
 
 
-def solve_removal(state: State, time_limit: float, progress: ProgressCallback | None = None) -> Solution:
-    """Search a removal puzzle from ``state`` and say what was found, in a player's words."""
+def _removal_state(state: State) -> RemovalPuzzleState:
     if not isinstance(state, RemovalPuzzleState):
         raise SolverError(f"the removal-puzzle solver needs a Crooked Jumps or Over-Pass Spiral position, "
                           f"not a {state.game.name} one")
+    return state
+
+
+def solve_removal(state: State, time_limit: float, progress: ProgressCallback | None = None,
+                  stop: Stop | None = None) -> Solution:
+    """Search a removal puzzle from ``state`` and say what was found, in a player's words."""
+    state = _removal_state(state)
     game = state.game
-    report = RemovalSearch(game, time_limit, progress).run(state.mask)
+    budget = Budget(time_limit, stop)
+    report = RemovalSearch(game, budget, progress).run(state.mask)
     moves = [str(game.move_of(step)) for step in report.path]
     best = describe(game, report.best_mask)
     searched = f"{report.positions:,} positions (symmetric ones counted once) in {report.seconds:.1f} s"
@@ -161,9 +190,9 @@ def solve_removal(state: State, time_limit: float, progress: ProgressCallback | 
                        f"leaves {best}")
     elif game.is_success(report.best_mask):
         explanation = (f"all but one piece taken off, leaving {best}; no way to leave it in the centre found "
-                       f"within {time_limit:g} s (search not finished: {searched})")
+                       f"{budget.ended()} (search not finished: {searched})")
     else:
-        explanation = (f"no solution found within {time_limit:g} s (search not finished: {searched}); "
+        explanation = (f"no solution found {budget.ended()} (search not finished: {searched}); "
                        f"the best found leaves {best}")
     return Solution(moves, report.solved, report.solved, None, None, explanation)
 
@@ -179,3 +208,27 @@ def describe(game: RemovalPuzzle, mask: int) -> str:
 def chains(path: list[Step]) -> int:
     """How many turns the moves make when a piece moving on from where it landed continues its turn."""
     return sum(1 for k, step in enumerate(path) if k == 0 or step[0] != path[k - 1][1])
+
+
+def removal_hint(state: State, time_limit: float, stop: Stop | None = None) -> Hint:
+    """The next move of a way to the puzzle's win from ``state``, or the move since which there is none."""
+    state = _removal_state(state)
+    game = state.game
+    search = RemovalSearch(game, Budget(time_limit, stop), goal=game.is_success)
+    aim = "one piece in the centre" if game.centre_required else "one piece"
+    if game.is_success(state.mask):
+        return Hint((), None, f"solved: {describe(game, state.mask)}")
+    report = search.run(state.mask)
+    if report.solved:
+        moves = tuple(str(game.move_of(step)) for step in report.path)
+        return Hint(moves, None, f"{plural(len(moves), 'more move')} to {aim}")
+    if not report.exhausted:
+        return Hint((), None, f"no way to {aim} found within {time_limit:g} s; the best found leaves "
+                              f"{describe(game, report.best_mask)}")
+
+    def solvable(earlier: State) -> bool | None:
+        assert isinstance(earlier, RemovalPuzzleState)
+        report = search.run(earlier.mask)  # the memo of failed positions carries over: it stays sound
+        return True if report.solved else False if report.exhausted else None
+
+    return find_loss(state, solvable, aim, time_limit)

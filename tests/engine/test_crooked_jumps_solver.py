@@ -7,9 +7,8 @@ import pytest
 
 from engine import new_game
 from engine.games.crooked_jumps import CrookedJumps
-from engine.solvers import SolverError, solver
+from engine.solvers import Budget, SolverError, removal, solver
 from engine.solvers import crooked_jumps as search
-from engine.solvers import removal
 from engine.solvers.removal import RemovalSearch, chains
 from firmware_host.cli import main
 
@@ -107,7 +106,7 @@ def test_progress_is_reported_with_positions_and_the_best_count(monkeypatch):
 
 def test_symmetric_positions_share_one_memo_key():
     game = CrookedJumps()
-    finder = RemovalSearch(game, 1.0)
+    finder = RemovalSearch(game, Budget(1.0))
     mask = game.start_mask ^ (1 << game.index["p1"]) ^ (1 << game.index["p13"])
     for perm in game.symmetries:
         image = sum(1 << perm[i] for i in range(len(game.locations)) if mask >> i & 1)

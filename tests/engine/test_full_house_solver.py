@@ -1,14 +1,15 @@
 """The Full House solver, the solver registry and ``gameboard solve``, on instances with known answers."""
 
 import io
+import random
 from collections import deque
 
 import pytest
 
 from engine.games.full_house import FullHouse
 from engine.games.groups_of_three import Layout, Step
-from engine.solvers import SOLVERS, Progress, SolverError, solver
-from engine.solvers.full_house import solve
+from engine.solvers import SOLVERS, Hint, Progress, SolverError, solver
+from engine.solvers.full_house import hint, solve
 from firmware_host.cli import main
 from firmware_host.commands.solve import ProgressLine
 
@@ -21,12 +22,13 @@ def replay(game, moves):
     return state
 
 
-def fewest_moves_by_brute_force(game):
-    """0-1 breadth-first search through the game's own legal moves (steps cost 1, adds 0)."""
+def fewest_moves_by_brute_force(game, start_state=None):
+    """0-1 breadth-first search through the game's own legal moves (steps cost 1, adds 0), from the start
+    or ``start_state``."""
     def key(position):
         return frozenset(position["pieces"]), tuple(position["pending_adds"])
 
-    start = game.new_initial_state().position()
+    start = (start_state or game.new_initial_state()).position()
     best = {key(start): 0}
     frontier = deque([(0, start)])
     while frontier:
@@ -149,3 +151,38 @@ def test_the_progress_line_appends_once_a_second_when_not_a_terminal():
     for elapsed in (0.0, 0.5, 1.2):
         line(Progress(elapsed, 1000, 40, 20, "beam search"))
     assert stream.getvalue().count("\n") == 2 and "best   40  bound   20  beam search" in stream.getvalue()
+
+
+@pytest.mark.parametrize("pieces", [5, 6])
+def test_the_hint_from_any_position_of_a_small_instance_starts_a_shortest_solution(pieces):
+    """Along random games, with adds pending or not, the hint's moves replay to a full board in as
+    few steps as plain exhaustive search needs from there."""
+    game = FullHouse(pieces=pieces)
+    rng = random.Random(pieces)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(state.history) < 8:
+            found = hint(state, time_limit=20)
+            fewest = fewest_moves_by_brute_force(game, state)
+            assert found.moves and found.lost_at is None and "(the fewest possible)" in found.explanation
+            after = game.state_from_position(state.position())
+            for text in found.moves:
+                after.apply(text)
+            assert after.is_solved() and after.moves - state.moves == fewest
+            assert found.explanation.startswith(f"{fewest} more move")
+            state.push(state.random_move(rng))
+
+
+def test_the_hint_on_the_full_puzzle_answers_in_its_time_with_the_fewest_found():
+    state = FullHouse().new_initial_state()
+    found = hint(state, time_limit=0.5)
+    state.parse_move(found.moves[0])
+    assert "more moves to all 40 pieces on the board (the fewest found)" in found.explanation
+
+
+def test_the_hint_on_a_full_board_says_it_is_solved():
+    game = FullHouse(pieces=4)
+    state = game.new_initial_state()
+    for text in solve(time_limit=5, state=state).moves:
+        state.apply(text)
+    assert hint(state, time_limit=1) == Hint((), None, "solved: all 4 pieces are on the board")

@@ -1,0 +1,113 @@
+"""The hint in Crooked Jumps and the Over-Pass Spiral, checked against plain exhaustive search: from
+every position of random games, a solution that replays when one exists, else the move that lost it."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import new_game
+from engine.core import State
+from engine.solvers import Hint, hinter
+
+GOLDEN = Path(__file__).parents[1] / "data" / "overpass_spiral" / "one_piece_left.json"
+
+
+def solvable(state: State, memo: dict[frozenset[str], bool]) -> bool:
+    """Whether some sequence of legal moves wins from ``state``: the state API only, a memo of positions."""
+    key = frozenset(p for p, piece in state.contents().items() if piece)
+    if key not in memo:
+        outcome = state.outcome()
+        if outcome is not None:
+            memo[key] = bool(outcome.winners)
+        else:
+            memo[key] = False
+            for move in list(state.legal_moves):
+                state.push(move)
+                won = solvable(state, memo)
+                state.pop()
+                if won:
+                    memo[key] = True
+                    break
+    return memo[key]
+
+
+def check_hint(state: State, memo: dict[frozenset[str], bool]) -> Hint:
+    """The hint at ``state``, asserted against exhaustive search of the state and its history."""
+    hint = hinter(state.game.name)(state, time_limit=60)
+    if solvable(state, memo):
+        assert hint.moves and hint.lost_at is None, hint.explanation
+        after = new_game(state.game.name, **state.game.options)
+        for move in (*state.history, *hint.moves):
+            after.apply(str(move))
+        assert after.is_terminal() and after.outcome().winners == (0,)
+        return hint
+    assert not hint.moves
+    popped = []
+    while state.history and not solvable(state, memo):
+        popped.append(state.pop())
+    last_solvable = len(state.history) if popped and solvable(state, memo) else None
+    for move in reversed(popped):
+        state.push(move)
+    assert hint.lost_at == last_solvable, hint.explanation
+    if last_solvable is not None:
+        lost_by = state.history[last_solvable]
+        assert f"move {last_solvable + 1} ({lost_by}) lost it" in hint.explanation
+        assert f"undo {len(state.history) - last_solvable} move" in hint.explanation
+    return hint
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_crooked_jumps_hints_along_random_games(seed):
+    rng, memo = random.Random(seed), {}
+    state = new_game("crooked-jumps")
+    verdicts = set()
+    while True:
+        hint = check_hint(state, memo)
+        verdicts.add("move" if hint.moves else "lost")
+        if state.is_terminal():
+            break
+        state.push(state.random_move(rng))
+    assert "lost" in verdicts or state.outcome().winners
+
+
+def test_crooked_jumps_hints_followed_from_a_position_that_can_still_be_won():
+    state, memo = new_game("crooked-jumps"), {}
+    for text in ("p9>p1>center", "p2>center>p1"):
+        state.apply(text)
+    while not state.is_terminal():
+        state.apply(check_hint(state, memo).moves[0])
+    assert state.outcome().returns == (1.0,)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_spiral_hints_from_a_winning_line_left_late_to_the_end(seed):
+    """Along the golden record to 9 pieces (where plain search is quick enough), then random moves."""
+    rng, memo = random.Random(seed), {}
+    record = json.loads(GOLDEN.read_text())
+    state = new_game("overpass-spiral", **record["options"])
+    for text in record["moves"][:31]:
+        state.apply(text)
+    while True:
+        check_hint(state, memo)
+        if state.is_terminal():
+            break
+        state.push(state.random_move(rng))
+
+
+def test_a_solved_or_hopeless_start_is_said_so():
+    state = new_game("crooked-jumps")
+    solved = state.game.state_from_position({"pieces": ["center"]})
+    assert hinter("crooked-jumps")(solved, time_limit=1) == Hint((), None, "solved: one piece, in the centre")
+    hopeless = state.game.state_from_position({"pieces": ["p73", "p89"]})
+    assert hinter("crooked-jumps")(hopeless, time_limit=1) == Hint(
+        (), None, "no way to one piece in the centre from here, nor from any position since the start")
+
+
+def test_a_hint_that_runs_out_of_time_says_so_and_offers_no_move():
+    state = new_game("overpass-spiral")
+    hint = hinter("overpass-spiral")(state, time_limit=0.01)
+    assert hint == Hint((), None, hint.explanation) and "found within 0.01 s" in hint.explanation
