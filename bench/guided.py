@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.registry import available_games, game_class  # noqa: E402
-from firmware_host.commands.arena import game_options  # noqa: E402
+from firmware_host.commands.arguments import game_options  # noqa: E402
 from firmware_host.sim import SimSession  # noqa: E402
 from hal.clock import ManualClock  # noqa: E402
 from tests.sim.led_person import LedPerson, Lost  # noqa: E402

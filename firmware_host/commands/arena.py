@@ -14,6 +14,7 @@ from engine.ai.levels import LEVELS
 from engine.ai.player import Computer, Player
 from engine.errors import GameboardError
 from engine.registry import GAMES
+from firmware_host.commands.arguments import game_options
 
 PLAYER_KINDS = ["random", "greedy"] + [f"computer:{name}" for name in LEVELS]
 
@@ -56,20 +57,6 @@ def make_player(text: str, seed: int) -> Player:
     if kind == "computer" and (not level or level in LEVELS):
         return Computer(level or "normal", seed)
     raise GameboardError(f"no player {text!r}; players: {', '.join(PLAYER_KINDS)}")
-
-
-def game_options(pairs: list[str]) -> dict[str, Any]:
-    """KEY=VALUE pairs, each value read as JSON when it is (2, true, "x"), else as text."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, equals, value = pair.partition("=")
-        if not equals or not key:
-            raise GameboardError(f"--option {pair!r}: write KEY=VALUE, e.g. --option players=2")
-        try:
-            options[key] = json.loads(value)
-        except json.JSONDecodeError:
-            options[key] = value
-    return options
 
 
 def run_arena(args: argparse.Namespace) -> int:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from engine.boards import board_names
+from engine.errors import GameboardError
 from engine.registry import GAMES, game_class
 
 BOARD_HELP = "a board (`gameboard board list`), or a game: the board it is played on"
@@ -72,3 +75,17 @@ def add_broker_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGro
 
     parser.add_argument("--wait", type=float, default=JOIN_WAIT_S, metavar="SECONDS",
                         help=f"how long to wait for the game on the broker (default {JOIN_WAIT_S:g})")
+
+
+def game_options(pairs: list[str]) -> dict[str, Any]:
+    """KEY=VALUE pairs, each value read as JSON when it is (2, true, "x"), else as text."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, value = pair.partition("=")
+        if not equals or not key:
+            raise GameboardError(f"--option {pair!r}: write KEY=VALUE, e.g. --option players=2")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
