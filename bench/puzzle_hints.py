@@ -1,0 +1,77 @@
+"""How long a puzzle's hint takes from the positions a person asks it about.
+
+A typical position: a person who followed a solution for some moves, then made one move
+of their own (which may have lost the puzzle), and now presses hint.  For each puzzle,
+positions at every few plies along a known solution, each with one deviation drawn at
+random (seeded), are asked the hint the daemon asks (``PUZZLE_HINT_S`` at most).  Prints
+the times (median, 90th percentile, worst), how many answered within 2 s, and what the
+hints said (a move, a lost puzzle with the move that lost it, or no answer in time).
+A Raspberry Pi 4 takes about four times as long (``docs/computer.md``).
+
+Run: ``.venv/bin/python bench/puzzle_hints.py [--puzzle NAME] [--samples N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from pathlib import Path
+
+from engine import new_game
+from engine.core import State
+from engine.solvers import SOLVERS, hinter, solver
+from firmware_host.thinker import PUZZLE_HINT_S
+
+GOLDEN = Path(__file__).parents[1] / "tests" / "data" / "overpass_spiral" / "one_piece_left.json"
+#: The answer the issue asks for on a development machine.
+TARGET_S = 2.0
+
+
+def solution_line(puzzle: str) -> list[str]:
+    """A known solution from the start: the golden record for the spiral, the solver's for the others."""
+    if puzzle == "overpass-spiral":
+        return json.loads(GOLDEN.read_text())["moves"]
+    return solver(puzzle)(time_limit=5.0).moves
+
+
+def positions(puzzle: str, samples: int, rng: random.Random) -> list[State]:
+    """Positions along the solution, each after one move of the person's own choosing."""
+    line = solution_line(puzzle)
+    found = []
+    for k in range(samples):
+        state = new_game(puzzle)
+        for text in line[:len(line) * k // samples]:
+            state.apply(text)
+        if not state.is_terminal():
+            state.push(state.random_move(rng))
+        found.append(state)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--puzzle", choices=sorted(SOLVERS), action="append", help="the puzzles (default: all)")
+    parser.add_argument("--samples", type=int, default=12, help="positions per puzzle (default 12)")
+    args = parser.parse_args()
+    for puzzle in args.puzzle or sorted(SOLVERS):
+        rng = random.Random(1)
+        times, said = [], {"a move": 0, "lost": 0, "no answer": 0}
+        for state in positions(puzzle, args.samples, rng):
+            started = time.perf_counter()
+            hint = hinter(puzzle)(state, time_limit=PUZZLE_HINT_S)
+            times.append(time.perf_counter() - started)
+            said["a move" if hint.moves else "lost" if hint.lost_at is not None else "no answer"] += 1
+            print(f"  {puzzle:16} ply {len(state.history):3}  {times[-1]:6.2f} s  {hint.explanation}")
+        times.sort()
+        within = sum(t <= TARGET_S for t in times)
+        print(f"{puzzle}: {len(times)} hints: median {statistics.median(times):.2f} s, 90th percentile "
+              f"{times[int(0.9 * (len(times) - 1))]:.2f} s, worst {times[-1]:.2f} s; {within} within {TARGET_S:g} s "
+              f"(a Pi 4: about {4 * statistics.median(times):.1f} s median); "
+              + ", ".join(f"{n} {what}" for what, n in said.items()))
+
+
+if __name__ == "__main__":
+    main()
