@@ -145,6 +145,32 @@ class RemovalPuzzle(Game):
     def centre_distance(self) -> tuple[float, ...]:
         return tuple(0.0 if p == CENTER else self.line_board.radius(p) for p in self.locations)
 
+    @cached_property
+    def centre_rings(self) -> tuple[int, ...]:
+        """``centre_rings[r]``: the bitset of the intersections at most ``r`` steps from the centre along the lines."""
+        rings, reached, frontier = [], 1 << self.goal, 1 << self.goal
+        while frontier:
+            rings.append(reached)
+            grown = 0
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                grown |= self.neighbour_masks[low.bit_length() - 1]
+            frontier = grown & ~reached
+            reached |= grown
+        return tuple(rings)
+
+    def may_reach_centre(self, mask: int) -> bool:
+        """Whether a piece stands near enough to the centre to end there: a necessary condition, cheap to test.
+
+        A move takes a piece off and brings another one step (read it so: the jumping piece is
+        the one taken off, and the piece it jumped, or passed over last, steps onto the landing
+        beside it: the same position follows).  With k pieces, k - 1 moves are left, so the piece
+        that ends in the centre takes at most k - 1 steps: one must stand within k - 1 of it.
+        """
+        rings = self.centre_rings
+        return bool(mask & rings[min(mask.bit_count() - 1, len(rings) - 1)])
+
     def stranded(self, mask: int) -> int:
         """How many pieces have no piece next to them: none of them can move or be taken until one comes."""
         count, pieces, near = 0, mask, self.neighbour_masks

@@ -6,7 +6,8 @@ to fail: a memo cuts those branches.  From a symmetric start (the board has eigh
 symmetries) the memo keeps one canonical position per symmetry class, since mirror
 images then come up all the time; from an asymmetric one they hardly ever do, and the
 memo keeps positions as they are, which is several times faster.  Every key in the memo
-is itself a failed position, so one memo serves both.  The search stops at the
+is itself a failed position, so one memo serves both.  Searching for the centre, a
+position with no piece near enough to it is cut at once (``may_reach_centre``).  The search stops at the
 first solution, at the time limit, or when every reachable position has been seen,
 which proves that none exists.  It keeps the best position found on the way (fewest
 pieces, then on the centre), so a stopped search still has something to show.
@@ -51,18 +52,19 @@ class _OutOfTime(Exception):
 
 
 class RemovalSearch:
-    """Depth-first searches of a removal puzzle for positions that ``goal`` accepts.
+    """Depth-first searches of a removal puzzle for one piece in the centre, or (``centre`` false) anywhere.
 
     Runs from several starts (``run``) share the memo of failed positions, which is sound
     as long as each run before ended having exhausted its start.
     """
 
     def __init__(self, game: RemovalPuzzle, budget: Budget, progress: ProgressCallback | None = None,
-                 goal: Callable[[int], bool] | None = None) -> None:
+                 centre: bool = True) -> None:
         self.game = game
         self.budget = budget
         self.progress = progress
-        self.goal = goal or game.is_goal
+        self.centre = centre
+        self.goal = game.is_goal if centre else game.is_success
         self.tables = symmetry_tables(game.symmetries, len(game.locations))
         self.seen: set[int] = set()
         self.path: list[Step] = []
@@ -103,6 +105,8 @@ class RemovalSearch:
             self.best = (rank, list(self.path), mask)
         if self.goal(mask):
             return True
+        if self.centre and not self.game.may_reach_centre(mask):
+            return False
         key = self.key(mask)
         if key in self.seen:
             return False
@@ -170,25 +174,33 @@ def _removal_state(state: State) -> RemovalPuzzleState:
 
 def solve_removal(state: State, time_limit: float, progress: ProgressCallback | None = None,
                   stop: Stop | None = None) -> Solution:
-    """Search a removal puzzle from ``state`` and say what was found, in a player's words."""
+    """Search a removal puzzle from ``state`` and say what was found, in a player's words.
+
+    The search for the centre cuts positions that cannot end there, so when it fails, a second
+    search with the time left looks for the best ending anywhere, to show.
+    """
     state = _removal_state(state)
     game = state.game
     budget = Budget(time_limit, stop)
     report = RemovalSearch(game, budget, progress).run(state.mask)
-    moves = [str(game.move_of(step)) for step in report.path]
-    best = describe(game, report.best_mask)
     searched = f"{report.positions:,} positions (symmetric ones counted once) in {report.seconds:.1f} s"
+    shown = report
+    if not report.solved and report.best_mask.bit_count() > 1 and not budget.spent():
+        anywhere = RemovalSearch(game, budget, progress, centre=False).run(state.mask)
+        if anywhere.best_mask.bit_count() < report.best_mask.bit_count():
+            shown = anywhere
+    moves = [str(game.move_of(step)) for step in shown.path]
+    best = describe(game, shown.best_mask)
     if report.solved:
         explanation = (f"solved in {len(moves)} moves ({chains(report.path)} when a piece's consecutive moves "
                        f"count as one), leaving {best}; {searched}")
-    elif report.exhausted and game.is_success(report.best_mask):
-        explanation = (f"one piece can be left, but never in the centre: every one of {searched} was examined; "
-                       f"the moves below leave {best}")
+    elif report.exhausted and shown.best_mask.bit_count() == 1 and not game.centre_required:
+        explanation = (f"one piece can be left, but never in the centre: every position that could still end "
+                       f"there was examined ({searched}); the moves below leave {best}")
     elif report.exhausted:
-        explanation = (f"no solution: every position reachable from the start was examined ({searched}) and "
-                       f"none leaves one piece{' in the centre' if game.centre_required else ''}; the best "
-                       f"leaves {best}")
-    elif game.is_success(report.best_mask):
+        explanation = (f"no solution: every position reachable from the start that could still end in the centre "
+                       f"was examined ({searched}) and none leaves one piece in the centre; the best leaves {best}")
+    elif shown.best_mask.bit_count() == 1:
         explanation = (f"all but one piece taken off, leaving {best}; no way to leave it in the centre found "
                        f"{budget.ended()} (search not finished: {searched})")
     else:
@@ -214,7 +226,7 @@ def removal_hint(state: State, time_limit: float, stop: Stop | None = None) -> H
     """The next move of a way to the puzzle's win from ``state``, or the move since which there is none."""
     state = _removal_state(state)
     game = state.game
-    search = RemovalSearch(game, Budget(time_limit, stop), goal=game.is_success)
+    search = RemovalSearch(game, Budget(time_limit, stop), centre=game.centre_required)
     aim = "one piece in the centre" if game.centre_required else "one piece"
     if game.is_success(state.mask):
         return Hint((), None, f"solved: {describe(game, state.mask)}")

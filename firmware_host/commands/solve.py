@@ -2,8 +2,8 @@
 
 The search starts from the puzzle's start (with ``--option``), from a saved position
 (``--position``), or from the game a journal holds (``--journal``: the board's or the
-simulator's).  ``--hint`` asks what the hint button would say there instead.  Ctrl-C ends
-the search and prints the best found so far.
+simulator's).  ``--hint`` asks what the hint button would say there instead, ``--chains``
+the fewest chains of jumps.  Ctrl-C ends the search and prints the best found so far.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from engine.core import EngineError, State
 from engine.errors import GameboardError
 from engine.registry import new_game, state_from_json
 from engine.solvers import SOLVERS, Hint, Progress, Solution, hinter, solver
+from engine.solvers.chains import FewestChains, fewest_chains
 from firmware_host.commands.arguments import game_options
 from firmware_host.thinker import PUZZLE_HINT_S
 
@@ -35,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("puzzle", choices=sorted(SOLVERS), help="the puzzle to solve")
     parser.add_argument("--time-limit", type=_seconds, default=None, metavar="S",
                         help=f"seconds to search before printing the best found (default 30; "
-                             f"{PUZZLE_HINT_S:g} with --hint, as on the board)")
+                             f"{PUZZLE_HINT_S:g} with --hint, as on the board; 600 with --chains)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option, e.g. --option pieces=20 (`gameboard games` lists them; repeat for more)")
     where = parser.add_mutually_exclusive_group()
@@ -46,6 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             "without PATH, the simulator's journal")
     parser.add_argument("--hint", action="store_true",
                         help="say what the hint button says there: the next move, or the move that lost the puzzle")
+    parser.add_argument("--chains", action="store_true",
+                        help="crooked-jumps: the fewest chains (one piece's consecutive jumps counting as one), "
+                             "proved by a search of every position reachable in fewer")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     parser.set_defaults(handler=solve_puzzle)
 
@@ -99,6 +103,8 @@ def solve_puzzle(args: argparse.Namespace) -> int:
     display = None if args.quiet else ProgressLine(sys.stderr)
     try:
         with stopped_by_ctrl_c(stop):
+            if args.chains:
+                return _print_chains(args.puzzle, fewest_chains(state, args.time_limit or 600.0, display, stop))
             solution = solver(args.puzzle)(time_limit=args.time_limit or 30.0, progress=display, state=state,
                                            stop=stop)
     finally:
@@ -106,6 +112,12 @@ def solve_puzzle(args: argparse.Namespace) -> int:
             display.close()
     print_solution(args.puzzle, solution)
     return 0 if solution.solved else 1
+
+
+def _print_chains(puzzle: str, found: FewestChains) -> int:
+    print(f"{puzzle}: {found.explanation}")
+    _print_moves("moves: ", found.moves, sys.stdout)
+    return 0 if found.moves else 1
 
 
 @contextmanager

@@ -1,6 +1,7 @@
 """The Crooked Jumps solver: known small answers, the standard layout, proofs of none, time limits."""
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from engine import new_game
 from engine.games.crooked_jumps import CrookedJumps
 from engine.solvers import Budget, SolverError, removal, solver
 from engine.solvers import crooked_jumps as search
+from engine.solvers.chains import fewest_chains
 from engine.solvers.removal import RemovalSearch, chains
 from firmware_host.cli import main
 
@@ -52,7 +54,8 @@ def test_the_standard_layout_is_solved_and_the_moves_replay_to_one_piece_in_the_
 def test_with_straight_jumps_only_the_standard_layout_is_proved_impossible():
     solution = search.solve(time_limit=20, state=CrookedJumps(jumps="straight").new_initial_state())
     assert not solution.solved
-    assert solution.explanation.startswith("no solution: every position reachable from the start was examined")
+    assert solution.explanation.startswith("no solution: every position reachable from the start that could still "
+                                           "end in the centre was examined")
     replay(CrookedJumps(jumps="straight").new_initial_state(), solution.moves)  # the best found is playable
 
 
@@ -133,3 +136,63 @@ def test_gameboard_solve_prints_the_solution(capsys):
     assert main(["solve", "crooked-jumps", "--quiet", "--time-limit", "20"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("crooked-jumps: solved in 15 moves") and "moves: " in out
+
+
+def fewest_chains_by_brute_force(state) -> int | None:
+    """Every sequence of legal moves through the state API, a chain ending where the next move is by another
+    piece than the one that just landed: the fewest chains to one piece in the centre, or None."""
+    memo: dict[tuple[frozenset[str], str | None], int | None] = {}
+
+    def walk(landed: str | None) -> int | None:
+        key = (frozenset(p for p, piece in state.contents().items() if piece), landed)
+        if key not in memo:
+            outcome = state.outcome()
+            if outcome is not None:
+                memo[key] = 0 if outcome.winners else None
+            else:
+                best = None
+                for move in list(state.legal_moves):
+                    state.push(move)
+                    rest = walk(move.to)
+                    state.pop()
+                    if rest is not None:
+                        cost = rest + (move.start != landed)
+                        best = cost if best is None else min(best, cost)
+                memo[key] = best
+        return memo[key]
+
+    return walk(None)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_fewest_chains_agree_with_brute_force_on_small_positions(seed):
+    rng = random.Random(seed)
+    state = new_game("crooked-jumps")
+    while len(state.history) < 9 and not state.is_terminal():  # seven pieces left: 1 to 3 chains, or none
+        state.push(state.random_move(rng))
+    start = state.game.state_from_position(state.position())
+    found = fewest_chains(start, time_limit=60)
+    expected = fewest_chains_by_brute_force(start)
+    assert found.chains == expected and found.proved
+    if expected is not None:
+        for move in found.moves:
+            start.apply(move)
+        assert start.outcome().returns == (1.0,) and chains_of(found.moves) == expected
+
+
+def test_one_piece_jumping_round_the_board_is_one_chain():
+    state = position("p9", "p1", "p2", "p5", "p6", "p10")
+    found = fewest_chains(state, time_limit=10)
+    assert found.chains == 1 and len(found.moves) == 5
+    assert found.explanation.startswith("1 chain (5 moves), and no fewer")
+
+
+def test_no_solution_is_proved_for_chains_too():
+    found = fewest_chains(position("p73", "p89"), time_limit=10)
+    assert (found.chains, found.proved, found.moves) == (None, True, ())
+    assert found.explanation.startswith("no solution")
+
+
+def chains_of(moves) -> int:
+    steps = [tuple(move.split(">")) for move in moves]
+    return sum(1 for k, (start, _, _) in enumerate(steps) if k == 0 or start != steps[k - 1][2])
