@@ -10,11 +10,13 @@ The worker runs at a lower priority than the daemon (``NICENESS``).
 
 A hint in a puzzle comes from the puzzle's solver, not from the computer player: the
 next move of a solution, or since which move there is none, so the question carries the
-game's moves from its start.
+game's moves from its start.  The worker remembers the last winning line it found for a
+game: a person who follows the hints gets the next one at once.
 """
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import queue
@@ -56,6 +58,8 @@ def _work(questions: Any, answers: Any) -> None:
     """The worker's loop: answer each question; end when the daemon is gone (killed, it sends nothing)."""
     os.nice(NICENESS)
     daemon = multiprocessing.parent_process()
+    #: For each puzzle start asked about (its JSON): the last winning line found, as moves from the start.
+    lines: dict[str, tuple[str, ...]] = {}
     while True:
         try:
             question = questions.get(timeout=PARENT_CHECK_S)
@@ -66,13 +70,14 @@ def _work(questions: Any, answers: Any) -> None:
         if question is None:
             return
         try:
-            answers.put(_answer(question))
+            answers.put(_answer(question, lines))
         except Exception as exc:  # the worker reports, the daemon decides what to show
             answers.put(Answer(question.key, error=f"{type(exc).__name__}: {exc}"))
 
 
-def _answer(question: Question) -> Answer:
-    """The computer's turn, or a hint: from the puzzle's solver in a puzzle, else the computer's best turn."""
+def _answer(question: Question, lines: dict[str, tuple[str, ...]]) -> Answer:
+    """The computer's turn, or a hint: from the puzzle's solver in a puzzle (``lines``: the winning lines found
+    so far), else the computer's best turn."""
     from engine.ai.player import plan_turn
     from engine.registry import state_from_json
     from engine.solvers import SOLVERS, hinter
@@ -81,7 +86,10 @@ def _answer(question: Question) -> Answer:
     for text in question.moves:
         state.apply(text)
     if question.key[0] == "hint" and state.game.name in SOLVERS:
-        hint = hinter(state.game.name)(state, time_limit=PUZZLE_HINT_S)
+        start = json.dumps(question.state, sort_keys=True)
+        hint = hinter(state.game.name)(state, time_limit=PUZZLE_HINT_S, known=lines.get(start, ()))
+        if hint.moves:
+            lines[start] = (*question.moves, *hint.moves)
         return Answer(question.key, hint.moves[:1], note=hint.explanation)
     return Answer(question.key, tuple(str(move) for move in plan_turn(state, question.level, question.seed)))
 

@@ -8,9 +8,11 @@ Every solver module has two functions:
   required; ``state`` is the position to solve from (a state of the puzzle's game, maybe a
   smaller instance), None for the puzzle's own start; ``stop`` ends the search early, with
   the best found, once it is set (Ctrl-C);
-* ``hint(state, *, time_limit, stop=None) -> Hint``, for a person at the board: the next
-  move of a solution from ``state``, or, when none exists, since which move of
-  ``state.history`` the position was lost.
+* ``hint(state, *, time_limit, stop=None, known=()) -> Hint``, for a person at the board:
+  the next move of a solution from ``state``, or, when none exists, since which move of
+  ``state.history`` the position was lost.  ``known`` is a winning line from the game's
+  start found before (the last hint's); while the history follows it, its next move is
+  the hint at once.
 
 The ``Solution`` and the ``Hint`` say what was found and how sure it is, in words a player
 can read.
@@ -19,7 +21,7 @@ can read.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Protocol
@@ -147,7 +149,16 @@ class SolverFunction(Protocol):
 
 
 class HintFunction(Protocol):
-    def __call__(self, state: State, *, time_limit: float, stop: Stop | None = None) -> Hint: ...
+    def __call__(self, state: State, *, time_limit: float, stop: Stop | None = None,
+                 known: Sequence[str] = ()) -> Hint: ...
+
+
+def known_rest(state: State, known: Sequence[str]) -> tuple[str, ...]:
+    """The rest of the winning line ``known`` (moves from the game's start) when ``state``'s history follows it."""
+    history = [str(move) for move in state.history]
+    if len(known) > len(history) and list(known[:len(history)]) == history:
+        return tuple(known[len(history):])
+    return ()
 
 
 class SolverError(EngineError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.core import State
 from engine.games.crooked_jumps import CrookedJumps
 from engine.solvers import Hint, ProgressCallback, Solution, Stop
@@ -14,6 +16,6 @@ def solve(*, time_limit: float, progress: ProgressCallback | None = None, state:
     return solve_removal(state or CrookedJumps().new_initial_state(), time_limit, progress, stop)
 
 
-def hint(state: State, *, time_limit: float, stop: Stop | None = None) -> Hint:
+def hint(state: State, *, time_limit: float, stop: Stop | None = None, known: Sequence[str] = ()) -> Hint:
     """The next move towards the win from ``state``, or the move that lost it."""
-    return removal_hint(state, time_limit, stop)
+    return removal_hint(state, time_limit, stop, known)

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from engine.core import State
 from engine.games.full_house import FullHouse, FullHouseState
 from engine.games.groups_of_three import Add, Layout, Step, members
-from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, plural
+from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, known_rest, plural
 
 #: A step (source, target) with the compartments filled by the adds it triggered.
 Action = tuple[int, int, tuple[int, ...]]
@@ -271,8 +271,9 @@ def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
                     f"{why} having proved at least {search.lower_bound} moves are needed")
 
 
-def hint(state: State, *, time_limit: float, stop: Stop | None = None) -> Hint:
-    """The next move of the shortest solution found from ``state`` within ``HINT_S`` seconds.
+def hint(state: State, *, time_limit: float, stop: Stop | None = None, known: Sequence[str] = ()) -> Hint:
+    """The next move of the shortest solution found from ``state`` within ``HINT_S`` seconds (of ``known``
+    while the game follows it).
 
     Adds still open may be taken or left, so each choice of them is searched (adds are free).
     """
@@ -281,6 +282,10 @@ def hint(state: State, *, time_limit: float, stop: Stop | None = None) -> Hint:
     if state.is_solved():
         return Hint((), None, f"solved: all {total} pieces are on the board")
     aim = f"all {total} pieces on the board"
+    rest = known_rest(state, known)
+    if rest:
+        steps = sum(not move.startswith("+") for move in rest)  # adds ("+f57") are free
+        return Hint(rest, None, f"{plural(steps, 'more move')} to {aim} (the fewest found)")
     seconds = min(time_limit, HINT_S)
     space = _Space(layout, total)
     choices = _subsets(state.pending[:state.reserve[0]])

@@ -22,12 +22,23 @@ little more than the search that proved it lost.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.core import State
 from engine.games.removal_puzzle import RemovalPuzzle, RemovalPuzzleState, Step
-from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, find_loss, plural
+from engine.solvers import (
+    Budget,
+    Hint,
+    Progress,
+    ProgressCallback,
+    Solution,
+    SolverError,
+    Stop,
+    find_loss,
+    known_rest,
+    plural,
+)
 
 #: How many positions pass between two looks at the clock.
 CHECK_EVERY = 2048
@@ -222,17 +233,18 @@ def chains(path: list[Step]) -> int:
     return sum(1 for k, step in enumerate(path) if k == 0 or step[0] != path[k - 1][1])
 
 
-def removal_hint(state: State, time_limit: float, stop: Stop | None = None) -> Hint:
-    """The next move of a way to the puzzle's win from ``state``, or the move since which there is none."""
+def removal_hint(state: State, time_limit: float, stop: Stop | None = None, known: Sequence[str] = ()) -> Hint:
+    """The next move of a way to the puzzle's win from ``state`` (``known``'s when the game follows it), or the
+    move since which there is none."""
     state = _removal_state(state)
     game = state.game
     search = RemovalSearch(game, Budget(time_limit, stop), centre=game.centre_required)
     aim = "one piece in the centre" if game.centre_required else "one piece"
     if game.is_success(state.mask):
         return Hint((), None, f"solved: {describe(game, state.mask)}")
-    report = search.run(state.mask)
-    if report.solved:
-        moves = tuple(str(game.move_of(step)) for step in report.path)
+    report = None if known_rest(state, known) else search.run(state.mask)
+    if report is None or report.solved:
+        moves = known_rest(state, known) if report is None else tuple(str(game.move_of(step)) for step in report.path)
         return Hint(moves, None, f"{plural(len(moves), 'more move')} to {aim}")
     if not report.exhausted:
         return Hint((), None, f"no way to {aim} found within {time_limit:g} s; the best found leaves "

@@ -186,3 +186,13 @@ def test_the_hint_on_a_full_board_says_it_is_solved():
     for text in solve(time_limit=5, state=state).moves:
         state.apply(text)
     assert hint(state, time_limit=1) == Hint((), None, "solved: all 4 pieces are on the board")
+
+
+def test_a_known_line_is_followed_with_its_steps_counted():
+    state = FullHouse(pieces=6).new_initial_state()
+    line = solve(time_limit=5, state=state).moves
+    state.apply(line[0])
+    found = hint(state, time_limit=0.001, known=line)
+    assert found.moves == tuple(line[1:])
+    assert found.explanation == f"{sum(not m.startswith('+') for m in line[1:])} more moves to all 6 pieces on " \
+                                f"the board (the fewest found)"

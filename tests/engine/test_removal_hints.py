@@ -111,3 +111,15 @@ def test_a_hint_that_runs_out_of_time_says_so_and_offers_no_move():
     state = new_game("overpass-spiral")
     hint = hinter("overpass-spiral")(state, time_limit=0.01)
     assert hint == Hint((), None, hint.explanation) and "found within 0.01 s" in hint.explanation
+
+
+def test_a_known_winning_line_gives_the_hint_at_once_while_the_game_follows_it():
+    record = json.loads(GOLDEN.read_text())
+    state = new_game("overpass-spiral")
+    for text in record["moves"][:5]:
+        state.apply(text)
+    hint = hinter("overpass-spiral")(state, time_limit=0.001, known=record["moves"])  # no time to search
+    assert hint == Hint(tuple(record["moves"][5:]), None, "34 more moves to one piece")
+    state.apply(next(str(m) for m in state.legal_moves if str(m) != record["moves"][5]))
+    left = hinter("overpass-spiral")(state, time_limit=0.001, known=record["moves"])
+    assert not left.moves and "found within 0.001 s" in left.explanation, "a game that left the line searches"

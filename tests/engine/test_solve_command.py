@@ -64,8 +64,8 @@ def test_the_hint_from_a_journals_game_names_the_move_that_lost_it(tmp_path, cap
     assert main(["solve", "crooked-jumps", "--journal", str(path), "--hint"]) == 1
     out = capsys.readouterr().out
     assert out.splitlines() == [
-        "crooked-jumps, after 9 moves: no way to one piece in the centre from here: move 7 (p2>p5>p9) lost it; "
-        "undo 3 moves to play on from before it",
+        ("crooked-jumps, after 9 moves: no way to one piece in the centre from here: move 7 (p2>p5>p9) lost it; "
+         "undo 3 moves to play on from before it"),
         "the last position with a solution: after move 6"]
     assert main(["solve", "full-house", "--journal", str(path)]) == 2
     assert "no full-house game in this journal" in capsys.readouterr().err
