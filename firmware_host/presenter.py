@@ -38,7 +38,8 @@ class Light:
 LIGHTS: dict[str, Light] = {
     "destination": Light((0, 200, 40), "a piece may go here: where the lifted piece can end or, with nothing "
                                        "lifted, where a piece from the box may be placed"),
-    "removal": Light((255, 110, 0), "a piece that may be taken off, or that the move under way takes off"),
+    "removal": Light((255, 110, 0), "a piece that may be taken off, or that the move under way (or the one "
+                                    "shown to make) takes off"),
     "lifted": Light((0, 150, 255), "the lifted piece came from here"),
     "last_move": Light((90, 0, 160), "the last accepted move"),
     "todo_put": Light((0, 200, 40), "put a piece here: the move needs it (the status says which)", True),
