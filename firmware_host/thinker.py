@@ -29,7 +29,7 @@ CONTEXT = multiprocessing.get_context("spawn")
 PARENT_CHECK_S = 1.0
 #: The worker's niceness added to the daemon's: on a Raspberry Pi's four cores the scan loop comes first.
 NICENESS = 10
-#: Seconds a puzzle's hint may search before it says it found no way (most answer well within 2 s).
+#: Seconds a puzzle's hint may search before it says it found no way (docs/puzzles.md: how long hints take).
 PUZZLE_HINT_S = 10.0
 
 

@@ -97,7 +97,6 @@ class Budget:
     def __init__(self, seconds: float, stop: Stop | None = None) -> None:
         self.seconds = seconds
         self.started = time.monotonic()
-        self.deadline = self.started + seconds
         self.stop = stop
 
     @property
@@ -112,7 +111,7 @@ class Budget:
         return time.monotonic() - self.started
 
     def ended(self) -> str:
-        """Why a search ended unfinished, in words: "stopped (Ctrl-C) after 3.1 s", "within 30 s"."""
+        """Why a search ended unfinished, in words: "stopped after 3.1 s" (Ctrl-C), "within 30 s"."""
         return f"stopped after {self.elapsed():.1f} s" if self.stopped else f"within {self.seconds:g} s"
 
 

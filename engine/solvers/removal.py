@@ -7,10 +7,10 @@ symmetries) the memo keeps one canonical position per symmetry class, since mirr
 images then come up all the time; from an asymmetric one they hardly ever do, and the
 memo keeps positions as they are, which is several times faster.  Every key in the memo
 is itself a failed position, so one memo serves both.  Searching for the centre, a
-position with no piece near enough to it is cut at once (``may_reach_centre``).  The search stops at the
-first solution, at the time limit, or when every reachable position has been seen,
-which proves that none exists.  It keeps the best position found on the way (fewest
-pieces, then on the centre), so a stopped search still has something to show.
+position with no piece near enough to it is cut at once (``may_reach_centre``).  The
+search stops at the first solution, at the time limit, or when every reachable position
+has been seen, which proves that none exists.  It keeps the best position found on the
+way (fewest pieces, then on the centre), so a stopped search still has something to show.
 
 A hint searches for the puzzle's win (one piece; in the centre when the puzzle demands
 it) from the person's position.  When every position reachable from there fails, it
@@ -238,16 +238,20 @@ def removal_hint(state: State, time_limit: float, stop: Stop | None = None, know
     move since which there is none."""
     state = _removal_state(state)
     game = state.game
-    search = RemovalSearch(game, Budget(time_limit, stop), centre=game.centre_required)
+    budget = Budget(time_limit, stop)
+    search = RemovalSearch(game, budget, centre=game.centre_required)
     aim = "one piece in the centre" if game.centre_required else "one piece"
     if game.is_success(state.mask):
         return Hint((), None, f"solved: {describe(game, state.mask)}")
-    report = None if known_rest(state, known) else search.run(state.mask)
-    if report is None or report.solved:
-        moves = known_rest(state, known) if report is None else tuple(str(game.move_of(step)) for step in report.path)
+    moves = known_rest(state, known)
+    report = None if moves else search.run(state.mask)
+    if report is not None and report.solved:
+        moves = tuple(str(game.move_of(step)) for step in report.path)
+    if moves:
         return Hint(moves, None, f"{plural(len(moves), 'more move')} to {aim}")
+    assert report is not None
     if not report.exhausted:
-        return Hint((), None, f"no way to {aim} found within {time_limit:g} s; the best found leaves "
+        return Hint((), None, f"no way to {aim} found {budget.ended()}; the best found leaves "
                               f"{describe(game, report.best_mask)}")
 
     def solvable(earlier: State) -> bool | None:
