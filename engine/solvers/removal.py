@@ -44,6 +44,8 @@ from engine.solvers import (
 CHECK_EVERY = 2048
 #: Beyond this many remembered positions the memo stops growing (memory), the search goes on.
 MEMO_LIMIT = 3_000_000
+#: Where one piece anywhere wins, the share of a solve's time the search for the centre gets first.
+CENTRE_SHARE = 0.5
 
 
 @dataclass
@@ -188,16 +190,20 @@ def solve_removal(state: State, time_limit: float, progress: ProgressCallback | 
     """Search a removal puzzle from ``state`` and say what was found, in a player's words.
 
     The search for the centre cuts positions that cannot end there, so when it fails, a second
-    search with the time left looks for the best ending anywhere, to show.
+    search with the time left looks for the best ending anywhere, to show.  Where one piece
+    anywhere is already a win (the Spiral), the centre gets ``CENTRE_SHARE`` of the time, so
+    that win is not crowded out.
     """
     state = _removal_state(state)
     game = state.game
     budget = Budget(time_limit, stop)
-    report = RemovalSearch(game, budget, progress).run(state.mask)
+    share = 1.0 if game.centre_required else CENTRE_SHARE
+    report = RemovalSearch(game, Budget(time_limit * share, stop), progress).run(state.mask)
     searched = f"{report.positions:,} positions (symmetric ones counted once) in {report.seconds:.1f} s"
     shown = report
     if not report.solved and report.best_mask.bit_count() > 1 and not budget.spent():
-        anywhere = RemovalSearch(game, budget, progress, centre=False).run(state.mask)
+        rest = Budget(time_limit - budget.elapsed(), stop)
+        anywhere = RemovalSearch(game, rest, progress, centre=False).run(state.mask)
         if anywhere.best_mask.bit_count() < report.best_mask.bit_count():
             shown = anywhere
     moves = [str(game.move_of(step)) for step in shown.path]
