@@ -18,63 +18,25 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from engine import new_game
 from engine.games.overpass_spiral import OverPassSpiral
 from engine.solvers import Budget
+from engine.solvers.endgame import build
 from engine.solvers.removal import RemovalSearch
 
 GOLDEN = Path(__file__).parents[1] / "tests" / "data" / "overpass_spiral" / "one_piece_left.json"
 
 
-def bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        yield low.bit_length() - 1
-
-
-def spread(game: OverPassSpiral, mask: int) -> int:
-    """``mask`` and every intersection next to one of it."""
-    around = mask
-    for i in bits(mask):
-        around |= game.neighbour_masks[i]
-    return around
-
-
-def cluster(game: OverPassSpiral, mask: int, seed: int) -> int:
-    """The pieces of ``mask`` connected to ``seed`` along the lines."""
-    found, frontier = 0, seed
-    while frontier:
-        found |= frontier
-        frontier = spread(game, frontier) & mask & ~found
-    return found
-
-
-def predecessors(game: OverPassSpiral, after: int) -> set[int]:
-    """Every position one move before ``after``."""
-    found = set()
-    for landing in bits(after):
-        for last in bits(game.neighbour_masks[landing] & ~after):
-            before = after & ~(1 << landing) | 1 << last
-            bridge = cluster(game, before, 1 << last)
-            for start in bits(spread(game, bridge) & ~before & ~(1 << landing)):
-                if (start, landing, last) in game.steps_from(before | 1 << start, start):
-                    found.add(before | 1 << start)
-    return found
-
-
-def backward_sets(game: OverPassSpiral, pieces: int) -> list[set[int]]:
-    """``sets[k]``: the positions of k + 1 pieces from which one piece can end in the centre."""
-    sets = [{1 << game.goal}]
-    while len(sets) < pieces:
-        started = time.perf_counter()
-        sets.append({before for after in sets[-1] for before in predecessors(game, after)})
-        print(f"  {len(sets)} pieces: {len(sets[-1]):>10,} positions can end in the centre "
-              f"({time.perf_counter() - started:.1f} s)", flush=True)
-    return sets
+def backward_sets(game: OverPassSpiral, pieces: int) -> set[int]:
+    """The positions of ``pieces`` pieces from which one piece can end in the centre, one per symmetry class."""
+    started = time.perf_counter()
+    sets = build(game, pieces, centre=True)
+    for k, found in enumerate(sets[1:], 2):
+        print(f"  {k} pieces: {len(found):>10,} classes of positions can end in the centre", flush=True)
+    print(f"  ({time.perf_counter() - started:.1f} s)", flush=True)
+    return sets[-1]
 
 
 class MeetingSearch(RemovalSearch):
@@ -89,7 +51,7 @@ class MeetingSearch(RemovalSearch):
 
     def _dfs(self, mask: int) -> bool:
         if mask.bit_count() == self.pieces:
-            if mask in self.meet:
+            if self.symmetries.canonical(mask) in self.meet:
                 self.met = mask
                 return True
             return False
@@ -108,7 +70,7 @@ def main() -> None:
     for text in json.loads(GOLDEN.read_text())["moves"][:args.from_ply]:
         state.apply(text)
     print(f"backwards from one piece in the centre, to {args.meet} pieces:")
-    meet = backward_sets(game, args.meet)[-1]
+    meet = backward_sets(game, args.meet)
     print(f"forwards from {state.mask.bit_count()} pieces ({args.from_ply} moves along the golden record), "
           f"{args.minutes:g} minutes at most:")
     search = MeetingSearch(game, Budget(args.minutes * 60), meet, args.meet)

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from engine.core import State
 from engine.games.removal_puzzle import RemovalPuzzle, RemovalPuzzleState, Step
 from engine.solvers import Budget, Progress, ProgressCallback, SolverError, Stop, plural
-from engine.solvers.removal import _permute, chains, symmetry_tables
+from engine.solvers.removal import chains
+from engine.solvers.symmetry import Symmetries
 
 #: A chain: the steps of one piece, in order.
 Chain = tuple[Step, ...]
@@ -40,11 +41,8 @@ def fewest_chains(state: State, time_limit: float, progress: ProgressCallback | 
     if not isinstance(state, RemovalPuzzleState):
         raise SolverError(f"chains are counted in Crooked Jumps or the Over-Pass Spiral, not {state.game.name}")
     game, budget = state.game, Budget(time_limit, stop)
-    tables = symmetry_tables(game.symmetries, len(game.locations))
-
-    def canonical(mask: int) -> int:
-        return min(_permute(mask, table) for table in tables)
-
+    symmetries = Symmetries(game.symmetries, len(game.locations))
+    canonical = symmetries.canonical
     start = canonical(state.mask)
     #: class -> (the class it came from, the chain from that class's canonical mask, the mask it led to)
     parent: dict[int, tuple[int, Chain, int] | None] = {start: None}
@@ -72,7 +70,7 @@ def fewest_chains(state: State, time_limit: float, progress: ProgressCallback | 
     goal = next((mask for mask in layer if game.is_goal(mask)), None)
     if goal is None:
         return FewestChains((), None, True, len(parent), f"no solution: {searched}, none with one piece in the centre")
-    steps = _unfold(game, tables, state.mask, goal, parent)
+    steps = _unfold(symmetries, state.mask, goal, parent)
     assert chains(steps) == depth
     moves = tuple(str(game.move_of(step)) for step in steps)
     if depth == 0:
@@ -103,7 +101,7 @@ def _chains_from(game: RemovalPuzzle, mask: int) -> list[tuple[Chain, int]]:
     return found
 
 
-def _unfold(game: RemovalPuzzle, tables: list[list[list[int]]], start: int, goal: int,
+def _unfold(symmetries: Symmetries, start: int, goal: int,
             parent: dict[int, tuple[int, Chain, int] | None]) -> list[Step]:
     """The chains from the start class to ``goal`` as moves on the board: each found from a class's canonical
     mask, so each is carried through the symmetries that relate the canonical masks to the real position."""
@@ -112,12 +110,11 @@ def _unfold(game: RemovalPuzzle, tables: list[list[list[int]]], start: int, goal
     while (link := parent[key]) is not None:
         links.append((key, link))
         key = link[0]
-    perms = game.symmetries
     # The symmetry taking the start's canonical mask to the real start, then one more per chain.
-    current = next(perm for perm, table in zip(perms, tables) if _permute(key, table) == start)
+    current = symmetries.relating(key, start)
     steps: list[Step] = []
     for key, (_, chain, after) in reversed(links):
         steps.extend(tuple(current[i] for i in step) for step in chain)  # type: ignore[misc]
-        relate = next(perm for perm, table in zip(perms, tables) if _permute(key, table) == after)
+        relate = symmetries.relating(key, after)
         current = tuple(current[relate[i]] for i in range(len(current)))
     return steps

@@ -39,6 +39,8 @@ from engine.solvers import (
     known_rest,
     plural,
 )
+from engine.solvers.endgame import EndgameTable, shipped_table
+from engine.solvers.symmetry import Symmetries
 
 #: How many positions pass between two looks at the clock.
 CHECK_EVERY = 2048
@@ -68,37 +70,34 @@ class RemovalSearch:
     """Depth-first searches of a removal puzzle for one piece in the centre, or (``centre`` false) anywhere.
 
     Runs from several starts (``run``) share the memo of failed positions, which is sound
-    as long as each run before ended having exhausted its start.
+    as long as each run before ended having exhausted its start.  An endgame ``table`` of
+    positions that can end with one piece anywhere (only for ``centre`` false) answers for
+    its size of position at once; the few moves after one that wins are then searched.
     """
 
     def __init__(self, game: RemovalPuzzle, budget: Budget, progress: ProgressCallback | None = None,
-                 centre: bool = True) -> None:
+                 centre: bool = True, table: EndgameTable | None = None) -> None:
+        if centre and table is not None:
+            raise ValueError("an endgame table answers for one piece anywhere, not in the centre")
         self.game = game
+        self.table = table
         self.budget = budget
         self.progress = progress
         self.centre = centre
         self.goal = game.is_goal if centre else game.is_success
-        self.tables = symmetry_tables(game.symmetries, len(game.locations))
+        self.symmetries = Symmetries(game.symmetries, len(game.locations))
         self.seen: set[int] = set()
         self.path: list[Step] = []
         self.best: tuple[tuple[int, int], list[Step], int] | None = None
         self.positions = 0
         self.next_report = 0.0
-        self.key: Callable[[int], int] = self.canonical
-
-    def canonical(self, mask: int) -> int:
-        """The smallest image of ``mask`` under the board's symmetries: one key per symmetry class."""
-        return min(_permute(mask, table) for table in self.tables)
-
-    def symmetric(self, mask: int) -> bool:
-        """Whether a symmetry other than the identity maps ``mask`` onto itself."""
-        return sum(_permute(mask, table) == mask for table in self.tables) > 1
+        self.key: Callable[[int], int] = self.symmetries.canonical
 
     def run(self, start: int) -> SearchReport:
         began = time.monotonic()
         self.next_report = began
         self.path, self.best = [], None
-        self.key = self.canonical if self.symmetric(start) else int
+        self.key = self.symmetries.canonical if self.symmetries.symmetric(start) else int
         solved = exhausted = False
         try:
             solved = self._dfs(start)
@@ -118,6 +117,8 @@ class RemovalSearch:
             self.best = (rank, list(self.path), mask)
         if self.goal(mask):
             return True
+        if self.table is not None and mask.bit_count() == self.table.pieces:
+            return mask in self.table and self._finish(mask)
         if self.centre and not self.game.may_reach_centre(mask):
             return False
         key = self.key(mask)
@@ -135,6 +136,14 @@ class RemovalSearch:
             self.path.pop()
         return False
 
+    def _finish(self, mask: int) -> bool:
+        """Search on from a position the endgame table says can be won, without the table."""
+        table, self.table = self.table, None
+        try:
+            return self._dfs(mask)
+        finally:
+            self.table = table
+
     def _ordered(self, mask: int) -> list[tuple[Step, int]]:
         """The moves, most promising first: fewest stranded pieces after, then landing nearest the centre."""
         game = self.game
@@ -151,31 +160,6 @@ class RemovalSearch:
             assert self.best is not None
             self.progress(Progress(self.budget.elapsed(), self.positions, self.best[0][0], None,
                                    "depth-first search (best: pieces left)"))
-
-
-def symmetry_tables(symmetries: tuple[tuple[int, ...], ...], size: int) -> list[list[list[int]]]:
-    """Per symmetry, per byte of a bitset, the image of each byte value: permuting costs a few lookups."""
-    tables = []
-    for perm in symmetries:
-        chunks = []
-        for base in range(0, size, 8):
-            images = [1 << perm[base + j] if base + j < size else 0 for j in range(8)]
-            table = [0] * 256
-            for value in range(1, 256):
-                low = value & -value
-                table[value] = table[value ^ low] | images[low.bit_length() - 1]
-            chunks.append(table)
-        tables.append(chunks)
-    return tables
-
-
-def _permute(mask: int, table: list[list[int]]) -> int:
-    image, k = 0, 0
-    while mask:
-        image |= table[k][mask & 255]
-        mask >>= 8
-        k += 1
-    return image
 
 
 def _removal_state(state: State) -> RemovalPuzzleState:
@@ -245,7 +229,8 @@ def removal_hint(state: State, time_limit: float, stop: Stop | None = None, know
     state = _removal_state(state)
     game = state.game
     budget = Budget(time_limit, stop)
-    search = RemovalSearch(game, budget, centre=game.centre_required)
+    table = None if game.centre_required else shipped_table(game.name)
+    search = RemovalSearch(game, budget, centre=game.centre_required, table=table)
     aim = "one piece in the centre" if game.centre_required else "one piece"
     if game.is_success(state.mask):
         return Hint((), None, f"solved: {describe(game, state.mask)}")
