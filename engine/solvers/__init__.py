@@ -12,7 +12,7 @@ Every solver module has two functions:
   the next move of a solution from ``state``, or, when none exists, since which move of
   ``state.history`` the position was lost.  ``known`` is a winning line from the game's
   start found before (the last hint's); while the history follows it, its next move is
-  the hint at once.
+  the hint at once; so is a line that ships (``data/lines.json``) through the position.
 
 The ``Solution`` and the ``Hint`` say what was found and how sure it is, in words a player
 can read.
@@ -20,10 +20,13 @@ can read.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from importlib import import_module
+from pathlib import Path
 from typing import Protocol
 
 from engine.core import EngineError, Move, State
@@ -34,6 +37,8 @@ SOLVERS: dict[str, str] = {
     "crooked-jumps": "engine.solvers.crooked_jumps:solve",
     "overpass-spiral": "engine.solvers.overpass_spiral:solve",
 }
+#: Winning lines that ship, from puzzles' own starts: a hint on one of them answers at once.
+LINES = Path(__file__).parent / "data" / "lines.json"
 
 
 @dataclass(frozen=True)
@@ -153,11 +158,29 @@ class HintFunction(Protocol):
 
 
 def known_rest(state: State, known: Sequence[str]) -> tuple[str, ...]:
-    """The rest of the winning line ``known`` (moves from the game's start) when ``state``'s history follows it."""
+    """The rest of a winning line through ``state``: ``known`` (moves from the game's start) when the history
+    follows it, else a line that ships (``data/lines.json``) when the position is one of its."""
     history = [str(move) for move in state.history]
     if len(known) > len(history) and list(known[:len(history)]) == history:
         return tuple(known[len(history):])
-    return ()
+    options = json.dumps(state.game.options, sort_keys=True)
+    return _shipped_rests(state.game.name, options).get(json.dumps(state.position(), sort_keys=True), ())
+
+
+@cache
+def _shipped_rests(name: str, options: str) -> dict[str, tuple[str, ...]]:
+    """For each position along the shipped lines of puzzle ``name`` with ``options`` (JSON): the line from there."""
+    from engine.registry import new_game
+
+    rests: dict[str, tuple[str, ...]] = {}
+    for line in json.loads(LINES.read_text(encoding="utf-8"))["lines"]:
+        if line["game"] != name or json.dumps(line["options"], sort_keys=True) != options:
+            continue
+        state = new_game(name, **line["options"])
+        for n, text in enumerate(line["moves"]):
+            rests.setdefault(json.dumps(state.position(), sort_keys=True), tuple(line["moves"][n:]))
+            state.apply(text)
+    return rests
 
 
 class SolverError(EngineError):

@@ -7,9 +7,10 @@ symmetries) the memo keeps one canonical position per symmetry class, since mirr
 images then come up all the time; from an asymmetric one they hardly ever do, and the
 memo keeps positions as they are, which is several times faster.  Every key in the memo
 is itself a failed position, so one memo serves both.  Searching for the centre, a
-position with no piece near enough to it is cut at once (``may_reach_centre``).  The
-search stops at the first solution, at the time limit, or when every reachable position
-has been seen, which proves that none exists.  It keeps the best position found on the
+position with no piece near enough to it is cut at once (``may_reach_centre``).  A hint
+for one piece anywhere looks positions of five pieces up in the puzzle's endgame table,
+where one ships (``endgame.py``).  The search stops at the first solution, at the time
+limit, or when every reachable position has been seen, which proves that none exists.  It keeps the best position found on the
 way (fewest pieces, then on the centre), so a stopped search still has something to show.
 
 A hint searches for the puzzle's win (one piece; in the centre when the puzzle demands

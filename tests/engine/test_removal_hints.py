@@ -11,7 +11,7 @@ import pytest
 
 from engine import new_game
 from engine.core import State
-from engine.solvers import Hint, hinter
+from engine.solvers import Hint, _shipped_rests, hinter
 
 GOLDEN = Path(__file__).parents[1] / "data" / "overpass_spiral" / "one_piece_left.json"
 
@@ -109,10 +109,22 @@ def test_a_solved_or_hopeless_start_is_said_so():
 
 def test_a_hint_that_runs_out_of_time_says_so_and_offers_no_move():
     state = new_game("overpass-spiral")
+    state.apply("p1>p5>p2")  # off the winning line that ships
     hint = hinter("overpass-spiral")(state, time_limit=0.01)
     assert hint == Hint((), None, hint.explanation) and "found within 0.01 s" in hint.explanation
 
 
+@pytest.fixture
+def without_shipped_lines(tmp_path, monkeypatch):
+    """No winning line ships: the line a test gives is the one that answers."""
+    (tmp_path / "lines.json").write_text('{"lines": []}')
+    monkeypatch.setattr("engine.solvers.LINES", tmp_path / "lines.json")
+    _shipped_rests.cache_clear()
+    yield
+    _shipped_rests.cache_clear()
+
+
+@pytest.mark.usefixtures("without_shipped_lines")
 def test_a_known_winning_line_gives_the_hint_at_once_while_the_game_follows_it():
     record = json.loads(GOLDEN.read_text())
     state = new_game("overpass-spiral")
