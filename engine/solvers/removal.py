@@ -89,7 +89,7 @@ class RemovalSearch:
         self.symmetries = Symmetries(game.symmetries, len(game.locations))
         self.seen: set[int] = set()
         self.path: list[Step] = []
-        self.best: tuple[tuple[int, int], list[Step], int] | None = None
+        self.best: tuple[tuple[int, int], list[Step], int] = ((0, 0), [], 0)
         self.positions = 0
         self.next_report = 0.0
         self.key: Callable[[int], int] = self.symmetries.canonical
@@ -97,7 +97,7 @@ class RemovalSearch:
     def run(self, start: int) -> SearchReport:
         began = time.monotonic()
         self.next_report = began
-        self.path, self.best = [], None
+        self.path, self.best = [], (self._rank(start), [], start)
         self.key = self.symmetries.canonical if self.symmetries.symmetric(start) else int
         solved = exhausted = False
         try:
@@ -105,21 +105,24 @@ class RemovalSearch:
             exhausted = not solved
         except _OutOfTime:
             pass
-        assert self.best is not None
         _, path, mask = self.best
         return SearchReport(path, solved, exhausted, mask, self.positions, time.monotonic() - began)
 
     def _rank(self, mask: int) -> tuple[int, int]:
         return mask.bit_count(), 0 if self.game.is_goal(mask) else 1
 
-    def _dfs(self, mask: int) -> bool:
+    def _note(self, mask: int) -> None:
+        """Keep ``mask`` as the best position found if it is (the path to it is the current one)."""
         rank = self._rank(mask)
-        if self.best is None or rank < self.best[0]:
+        if rank < self.best[0]:
             self.best = (rank, list(self.path), mask)
+
+    def _dfs(self, mask: int) -> bool:
+        pieces = mask.bit_count()
+        if pieces <= self.best[0][0]:
+            self._note(mask)
         if self.goal(mask):
             return True
-        if self.table is not None and mask.bit_count() == self.table.pieces:
-            return mask in self.table and self._finish(mask)
         if self.centre and not self.game.may_reach_centre(mask):
             return False
         key = self.key(mask)
@@ -130,6 +133,8 @@ class RemovalSearch:
         self.positions += 1
         if self.positions % CHECK_EVERY == 0:
             self._tick()
+        if self.table is not None and pieces == self.table.pieces + 1:
+            return self._into_table(mask)
         for step, child in self._ordered(mask):
             self.path.append(step)
             if self._dfs(child):
@@ -137,18 +142,30 @@ class RemovalSearch:
             self.path.pop()
         return False
 
-    def _finish(self, mask: int) -> bool:
-        """Search on from a position the endgame table says can be won, without the table."""
-        table, self.table = self.table, None
-        try:
-            return self._dfs(mask)
-        finally:
-            self.table = table
+    def _into_table(self, mask: int) -> bool:
+        """Whether a move leads into the endgame table's winning positions; if one does, the way on from there."""
+        table = self.table
+        assert table is not None
+        for step in self.game.steps(mask):
+            child = mask ^ (1 << step[0]) ^ (1 << step[1]) ^ (1 << step[2])
+            self.path.append(step)
+            if child in table:
+                self.table = None  # the few moves left are searched plainly
+                try:
+                    if self._dfs(child):
+                        return True
+                finally:
+                    self.table = table
+            self._note(child)
+            self.path.pop()
+        return False
 
     def _ordered(self, mask: int) -> list[tuple[Step, int]]:
-        """The moves, most promising first: fewest stranded pieces after, then landing nearest the centre."""
-        game = self.game
-        children = [(step, mask ^ (1 << step[0]) ^ (1 << step[1]) ^ (1 << step[2])) for step in game.steps(mask)]
+        """The moves to positions not yet known to fail, most promising first: fewest stranded pieces after,
+        then landing nearest the centre."""
+        game, seen, key = self.game, self.seen, self.key
+        children = [(step, child) for step in game.steps(mask)
+                    for child in (mask ^ (1 << step[0]) ^ (1 << step[1]) ^ (1 << step[2]),) if key(child) not in seen]
         children.sort(key=lambda sc: (game.stranded(sc[1]), game.centre_distance[sc[0][1]]))
         return children
 
