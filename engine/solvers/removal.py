@@ -194,10 +194,16 @@ def solve_removal(state: State, time_limit: float, progress: ProgressCallback | 
     The search for the centre cuts positions that cannot end there, so when it fails, a second
     search with the time left looks for the best ending anywhere, to show.  Where one piece
     anywhere is already a win (the Spiral), the centre gets ``CENTRE_SHARE`` of the time, so
-    that win is not crowded out.
+    that win is not crowded out.  A position on a winning line that ships, one that ends in
+    the centre, is answered with the rest of that line and no search.
     """
     state = _removal_state(state)
     game = state.game
+    line = known_rest(state, ())
+    if line and game.is_goal(_after(game, state.mask, line)):
+        return Solution(list(line), True, False, None, None,
+                        f"solved in {len(line)} moves, leaving one piece, in the centre: the rest of a line that "
+                        f"ships with the puzzle (engine/solvers/data/lines.json, replayed when loaded)")
     budget = Budget(time_limit, stop)
     share = 1.0 if game.centre_required else CENTRE_SHARE
     report = RemovalSearch(game, Budget(time_limit * share, stop), progress).run(state.mask)
@@ -236,6 +242,14 @@ def describe(game: RemovalPuzzle, mask: int) -> str:
     return "one piece, in the centre" if where == "center" else f"one piece, on {where}"
 
 
+def _after(game: RemovalPuzzle, mask: int, moves: Sequence[str]) -> int:
+    """The position after ``moves`` (in notation, ``start>removed>to``) from ``mask``."""
+    for text in moves:
+        for point in text.split(">"):
+            mask ^= 1 << game.index[point]
+    return mask
+
+
 def chains(path: list[Step]) -> int:
     """How many turns the moves make when a piece moving on from where it landed continues its turn."""
     return sum(1 for k, step in enumerate(path) if k == 0 or step[0] != path[k - 1][1])
@@ -257,6 +271,8 @@ def removal_hint(state: State, time_limit: float, stop: Stop | None = None, know
     if report is not None and report.solved:
         moves = tuple(str(game.move_of(step)) for step in report.path)
     if moves:
+        if game.is_goal(_after(game, state.mask, moves)):
+            aim = "one piece in the centre"  # the ideal, where only one piece was asked for
         return Hint(moves, None, f"{plural(len(moves), 'more move')} to {aim}")
     assert report is not None
     if not report.exhausted:

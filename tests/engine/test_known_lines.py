@@ -31,7 +31,7 @@ def test_a_hint_on_a_shipped_line_is_its_next_move_without_a_search():
             state.apply(line[len(state.history)])
         found = hint(state, time_limit=0.0)  # no time to search: the line answers
         assert found.moves == tuple(line[ply:])
-        assert found.explanation == f"{len(line) - ply} more moves to one piece"
+        assert found.explanation == f"{len(line) - ply} more moves to one piece in the centre"
 
 
 def test_a_position_off_the_line_is_searched_as_before():

@@ -122,10 +122,20 @@ def test_solver_proves_when_one_piece_can_never_reach_the_centre():
     assert solution.explanation.startswith("one piece can be left, but never in the centre")
 
 
+def test_the_last_piece_can_end_in_the_centre_and_the_solver_says_so_from_the_line_that_ships():
+    solution = spiral_solver.solve(time_limit=0.0)
+    assert solution.solved and "lines.json" in solution.explanation
+    assert replay(new_game("overpass-spiral"), solution.moves).position() == {"pieces": ["center"]}
+    record = json.loads((RECORDS / "one_piece_in_the_centre.json").read_text())
+    assert solution.moves == record["moves"]
+
+
 def test_solver_on_the_spiral_returns_playable_moves_within_the_time_limit():
-    solution = spiral_solver.solve(time_limit=1.0)
-    state = replay(new_game("overpass-spiral"), solution.moves)
-    assert len(state.position()["pieces"]) == 40 - len(solution.moves)
+    start = new_game("overpass-spiral")
+    start.apply("p1>p5>p2")  # off the line that ships: the solver searches
+    solution = spiral_solver.solve(time_limit=1.0, state=start.clone())
+    state = replay(start, solution.moves)
+    assert len(state.position()["pieces"]) == 39 - len(solution.moves)
     assert solution.solved or "search not finished" in solution.explanation
 
 

@@ -84,9 +84,13 @@ def test_a_journals_game_is_solved_from_where_it_stands(tmp_path, capsys):
     assert out[1].startswith("hint: ")
 
 
-def test_ctrl_c_prints_the_best_found_so_far():
+def test_ctrl_c_prints_the_best_found_so_far(tmp_path):
+    state = new_game("overpass-spiral")
+    state.apply("p1>p5>p2")  # off the winning line that ships, so the solver searches
+    saved = tmp_path / "spiral.json"
+    saved.write_text(json.dumps(state.to_json()))
     solve = subprocess.Popen([sys.executable, "-m", "firmware_host.cli", "solve", "overpass-spiral",
-                              "--time-limit", "600"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              "--position", str(saved), "--time-limit", "600"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              cwd=Path(__file__).parents[2], env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         line = solve.stderr.readline()  # the first progress line: the search is under way
