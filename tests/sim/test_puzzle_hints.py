@@ -60,3 +60,20 @@ def test_following_the_hint_lights_solves_the_puzzle(tmp_path, game, options, mo
         player.make(hinted_move(session, player))
     assert state.outcome().winners == (0,)
     assert session.view()["status"].startswith("game over: ")
+
+
+def test_following_the_hint_lights_from_the_spirals_start_leaves_the_last_piece_in_the_centre(tmp_path):
+    clock = ManualClock()
+    session = SimSession("overpass-spiral", {}, journal=tmp_path / "journal.sqlite3", seed=3, clock=clock)
+    player = clicks.Player(session, clock)
+    player.ready()
+    state = session.daemon.state
+    player.act({"type": "button", "name": "hint"})
+    while session.daemon.thinker.busy:
+        player.wait(0.02)
+        time.sleep(0.005)
+    assert session.daemon.snapshot()["note"] == "hint: 39 more moves to one piece in the centre"
+    player.act({"type": "button", "name": "hint"})  # hidden again; each move below asks anew
+    while not state.is_terminal():
+        player.make(hinted_move(session, player))
+    assert state.outcome().reason == "solved: one piece left, in the centre"
