@@ -10,8 +10,9 @@ is itself a failed position, so one memo serves both.  Searching for the centre,
 position with no piece near enough to it is cut at once (``may_reach_centre``).  A hint
 for one piece anywhere looks positions of five pieces up in the puzzle's endgame table,
 where one ships (``endgame.py``).  The search stops at the first solution, at the time
-limit, or when every reachable position has been seen, which proves that none exists.  It keeps the best position found on the
-way (fewest pieces, then on the centre), so a stopped search still has something to show.
+limit, or when every reachable position has been seen, which proves that none exists.  It
+keeps the best position found on the way (fewest pieces, then on the centre), so a
+stopped search still has something to show.
 
 A hint searches for the puzzle's win (one piece; in the centre when the puzzle demands
 it) from the person's position.  When every position reachable from there fails, it
@@ -261,12 +262,12 @@ def removal_hint(state: State, time_limit: float, stop: Stop | None = None, know
     state = _removal_state(state)
     game = state.game
     budget = Budget(time_limit, stop)
-    table = None if game.centre_required else shipped_table(game.name)
-    search = RemovalSearch(game, budget, centre=game.centre_required, table=table)
     aim = "one piece in the centre" if game.centre_required else "one piece"
     if game.is_success(state.mask):
         return Hint((), None, f"solved: {describe(game, state.mask)}")
     moves = known_rest(state, known)
+    table = None if game.centre_required or moves else shipped_table(game.name)  # loaded only to search
+    search = RemovalSearch(game, budget, centre=game.centre_required, table=table)
     report = None if moves else search.run(state.mask)
     if report is not None and report.solved:
         moves = tuple(str(game.move_of(step)) for step in report.path)
