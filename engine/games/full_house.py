@@ -13,9 +13,9 @@ import random
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
+from engine.bitsets import members
 from engine.core import TERMINAL, Content, Game, Move, Option, OptionError, Outcome, PositionError
-from engine.games.groups_of_three import (MOVEMENT_KEYS, UNLIMITED, Add, CompartmentState, Step, load_layout,
-                                         members)
+from engine.games.groups_of_three import MOVEMENT_KEYS, UNLIMITED, Add, CompartmentState, Step, load_layout
 
 PIECE = "piece"
 BOOK_PIECES = 40

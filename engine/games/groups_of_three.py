@@ -24,6 +24,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
+from engine.bitsets import members
 from engine.board import CENTER, LineBoard
 from engine.boards import BoardFileError, load_board, read_data
 from engine.core import (CHANCE, TERMINAL, Change, Content, Footprint, Game, Move, Option, Outcome,
@@ -157,14 +158,6 @@ def load_layout() -> Layout:
         starts={c: tuple(index[f] for f in places) for c, places in starts.items()},
         full_house_start=tuple(index[f] for f in fh_start),
     )
-
-
-def members(mask: int) -> Iterator[int]:
-    """The compartment indices in a bitmask, in increasing order."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 # -- moves ---------------------------------------------------------------------

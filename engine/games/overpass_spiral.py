@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from functools import cached_property
 from typing import ClassVar
 
+from engine.bitsets import mask_of
 from engine.core import Option
-from engine.games.removal_puzzle import RemovalPuzzle, Step, mask_of
+from engine.games.removal_puzzle import RemovalPuzzle, Step
 
 
 class OverPassSpiral(RemovalPuzzle):

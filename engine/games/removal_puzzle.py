@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 import random
 from abc import abstractmethod
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
+from engine.bitsets import mask_of, members
 from engine.board import CENTER, LineBoard
 from engine.core import (
     TERMINAL,
@@ -145,19 +146,20 @@ class RemovalPuzzle(Game):
     def centre_distance(self) -> tuple[float, ...]:
         return tuple(0.0 if p == CENTER else self.line_board.radius(p) for p in self.locations)
 
+    def around(self, mask: int) -> int:
+        """``mask`` and every intersection next to one of it along the lines."""
+        near = self.neighbour_masks
+        for i in members(mask):
+            mask |= near[i]
+        return mask
+
     @cached_property
     def centre_rings(self) -> tuple[int, ...]:
         """``centre_rings[r]``: the bitset of the intersections at most ``r`` steps from the centre along the lines."""
-        rings, reached, frontier = [], 1 << self.goal, 1 << self.goal
-        while frontier:
+        rings, reached = [], 1 << self.goal
+        while not rings or reached != rings[-1]:
             rings.append(reached)
-            grown = 0
-            while frontier:
-                low = frontier & -frontier
-                frontier ^= low
-                grown |= self.neighbour_masks[low.bit_length() - 1]
-            frontier = grown & ~reached
-            reached |= grown
+            reached = self.around(reached)
         return tuple(rings)
 
     def may_reach_centre(self, mask: int) -> bool:
@@ -279,13 +281,6 @@ class RemovalPuzzleState(State):
 def _transform(xy: tuple[float, float], a: int, b: int, swap: bool) -> tuple[float, float]:
     x, y = (xy[1], xy[0]) if swap else xy
     return a * x, b * y
-
-
-def mask_of(indices: Iterable[int]) -> int:
-    mask = 0
-    for i in indices:
-        mask |= 1 << i
-    return mask
 
 
 def read_layouts(path: Path) -> dict[str, Any]:

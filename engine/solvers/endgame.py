@@ -25,6 +25,7 @@ from functools import cache
 from hashlib import sha256
 from pathlib import Path
 
+from engine.bitsets import members
 from engine.games.removal_puzzle import RemovalPuzzle
 from engine.registry import game_class
 from engine.solvers.symmetry import Symmetries
@@ -48,28 +49,12 @@ class EndgameTable:
         return mask in self.positions
 
 
-def bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        yield low.bit_length() - 1
-
-
-def _around(game: RemovalPuzzle, mask: int) -> int:
-    """``mask`` and every intersection next to one of it."""
-    near = game.neighbour_masks
-    around = mask
-    for i in bits(mask):
-        around |= near[i]
-    return around
-
-
 def _group(game: RemovalPuzzle, mask: int, seed: int) -> int:
     """The pieces of ``mask`` connected along the lines to the bit ``seed``."""
     found, frontier = 0, seed
     while frontier:
         found |= frontier
-        frontier = _around(game, frontier) & mask & ~found
+        frontier = game.around(frontier) & mask & ~found
     return found
 
 
@@ -77,10 +62,10 @@ def predecessors(game: RemovalPuzzle, after: int) -> set[int]:
     """Every position one move before ``after``."""
     found = set()
     near = game.neighbour_masks
-    for landing in bits(after):
-        for last in bits(near[landing] & ~after):
+    for landing in members(after):
+        for last in members(near[landing] & ~after):
             before = after & ~(1 << landing) | 1 << last
-            for start in bits(_around(game, _group(game, before, 1 << last)) & ~before & ~(1 << landing)):
+            for start in members(game.around(_group(game, before, 1 << last)) & ~before & ~(1 << landing)):
                 if (start, landing, last) in game.steps_from(before | 1 << start, start):
                     found.add(before | 1 << start)
     return found
@@ -104,7 +89,7 @@ def fingerprint(game: RemovalPuzzle) -> bytes:
 
 def encode(game: RemovalPuzzle, pieces: int, classes: set[int]) -> bytes:
     """A table file: a header, the board's fingerprint, then each class's intersections, compressed."""
-    body = bytes(i for mask in sorted(classes) for i in bits(mask))
+    body = bytes(i for mask in sorted(classes) for i in members(mask))
     return MAGIC + bytes([pieces]) + fingerprint(game) + zlib.compress(body, 9)
 
 

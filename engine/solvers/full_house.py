@@ -24,9 +24,10 @@ import random
 import time
 from collections.abc import Iterator, Sequence
 
+from engine.bitsets import members
 from engine.core import State
 from engine.games.full_house import FullHouse, FullHouseState
-from engine.games.groups_of_three import Add, Layout, Step, members
+from engine.games.groups_of_three import Add, Layout, Step
 from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, known_rest, plural
 
 #: A step (source, target) with the compartments filled by the adds it triggered.
