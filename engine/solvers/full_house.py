@@ -20,6 +20,7 @@ Two searches share the time limit:
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Iterator, Sequence
@@ -221,11 +222,28 @@ def _notation(layout: Layout, actions: list[Action]) -> list[str]:
     return moves
 
 
-def _search(space: _Space, start: int, budget: Budget, progress: ProgressCallback | None) -> tuple[_Search, str]:
-    """A first beam, then A* for half the time, then wider beams while the time lasts: the search and how
-    A* ended (optimal, none, time or memory)."""
+def _actions(layout: Layout, moves: Sequence[str]) -> list[Action]:
+    """Notation (``f48-f49 +f57 ...``, a step first) as the search's actions."""
+    actions: list[Action] = []
+    for text in moves:
+        if text.startswith("+"):
+            source, target, adds = actions[-1]
+            actions[-1] = (source, target, (*adds, layout.index[text[1:]]))
+        else:
+            source, target = (layout.index[face] for face in text.split("-"))
+            actions.append((source, target, ()))
+    return actions
+
+
+def _search(space: _Space, start: int, budget: Budget, progress: ProgressCallback | None,
+            known: list[Action] | None = None) -> tuple[_Search, str]:
+    """A first beam (or a ``known`` solution), then A* for half the time, then wider beams while the time lasts:
+    the search and how A* ended (optimal, none, time or memory)."""
     search = _Search(space, start, budget, progress)
-    search.beam(FIRST_WIDTH, 1.0)
+    if known:
+        search.found(known)
+    else:
+        search.beam(FIRST_WIDTH, 1.0)
     ending = search.astar(ASTAR_SHARE)
     width = FIRST_WIDTH
     while ending in ("time", "memory") and width < 4096 and search.beam(width * 4, 1.0):
@@ -251,9 +269,17 @@ def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
         return Solution([], True, True, 0, 0, f"all {total} pieces are already on the board")
     if state.occupied.bit_count() < 2:
         return Solution([], False, True, None, None, f"no solution: {LONE_PIECE}")
+    if state.pending and len(state.pending) >= state.reserve[0]:
+        adds = [str(Add(layout.faces[add])) for add in state.pending[:state.reserve[0]]]
+        return Solution(adds, True, True, 0, 0, "the adds still open bring the last pieces onto the board")
     budget = Budget(time_limit, stop)
-    search, ending = _search(_Space(layout, total), _key(state.occupied, state.transit), budget, progress)
-    moves = _notation(layout, search.best or [])
+    rest = known_rest(state, ())
+    opening = tuple(itertools.takewhile(lambda text: text.startswith("+"), rest))  # adds of the step just made
+    occupied = state.occupied | sum(1 << layout.index[text[1:]] for text in opening)
+    known = _actions(layout, rest[len(opening):]) or None
+    search, ending = _search(_Space(layout, total), _key(occupied, state.transit), budget, progress, known)
+    moves = [*opening, *_notation(layout, search.best or [])]
+    shipped = " (a line that ships with the puzzle)" if known is not None and search.best is known else ""
     if search.best is None:
         if ending == "none":
             return Solution([], False, True, None, None,
@@ -264,11 +290,11 @@ def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
                         f"{search.lower_bound} moves")
     cost = len(search.best)
     if ending in ("optimal", "none"):
-        return Solution(moves, True, True, cost, cost, f"{cost} moves bring all {total} pieces onto the board; "
+        return Solution(moves, True, True, cost, cost, f"{cost} moves bring all {total} pieces onto the board{shipped}; "
                         f"the search proved no shorter solution exists")
     why = "memory limit" if ending == "memory" else "stop" if budget.stopped else "time limit"
     return Solution(moves, True, False, cost, search.lower_bound,
-                    f"best found: {cost} moves bring all {total} pieces onto the board; the search stopped at its "
+                    f"best found: {cost} moves bring all {total} pieces onto the board{shipped}; the search stopped at its "
                     f"{why} having proved at least {search.lower_bound} moves are needed")
 
 

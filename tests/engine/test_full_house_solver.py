@@ -1,6 +1,7 @@
 """The Full House solver, the solver registry and ``gameboard solve``, on instances with known answers."""
 
 import io
+import json
 import random
 from collections import deque
 
@@ -8,7 +9,7 @@ import pytest
 
 from engine.games.full_house import FullHouse
 from engine.games.groups_of_three import Layout, Step
-from engine.solvers import SOLVERS, Hint, Progress, SolverError, solver
+from engine.solvers import LINES, SOLVERS, Hint, Progress, SolverError, solver
 from engine.solvers.full_house import hint, solve
 from firmware_host.cli import main
 from firmware_host.commands.solve import ProgressLine
@@ -196,3 +197,36 @@ def test_a_known_line_is_followed_with_its_steps_counted():
     assert found.moves == tuple(line[1:])
     assert found.explanation == f"{sum(not m.startswith('+') for m in line[1:])} more moves to all 6 pieces on " \
                                 f"the board (the fewest found)"
+
+
+SHIPPED = next(line for line in json.loads(LINES.read_text(encoding="utf-8"))["lines"] if line["game"] == "full-house")
+
+
+def test_the_full_puzzle_answers_at_once_with_the_36_move_line_that_ships():
+    solution = solve(time_limit=0.2, state=FullHouse().new_initial_state())
+    assert solution.cost == 36 and solution.moves == SHIPPED["moves"]
+    assert "36 moves bring all 40 pieces onto the board (a line that ships with the puzzle)" in solution.explanation
+    assert replay(FullHouse(), solution.moves).moves == 36
+
+
+@pytest.mark.parametrize("made", [9, 10, 11])  # after a step: both its adds open, one, none
+def test_solving_from_along_the_shipped_line_gives_its_rest(made):
+    game = FullHouse()
+    state = replay(game, SHIPPED["moves"][:made])
+    solution = solve(time_limit=0.2, state=state)
+    assert solution.moves == SHIPPED["moves"][made:] and solution.cost == 36 - state.moves
+    for text in solution.moves:
+        state.apply(text)
+    assert state.is_solved() and state.moves == 36
+
+
+def test_the_adds_still_open_that_fill_the_board_are_the_whole_solution():
+    state = replay(FullHouse(), SHIPPED["moves"][:-1])  # the last step made, its add still open
+    solution = solve(time_limit=0.2, state=state)
+    assert (solution.moves, solution.cost, solution.optimal) == ([SHIPPED["moves"][-1]], 0, True)
+
+
+def test_a_hint_at_the_start_follows_the_shipped_line():
+    found = hint(FullHouse().new_initial_state(), time_limit=0.0)  # no time to search: the line answers
+    assert found.moves == tuple(SHIPPED["moves"])
+    assert found.explanation == "36 more moves to all 40 pieces on the board (the fewest found)"
