@@ -8,7 +8,8 @@ adds), so a solution replays on ``FullHouseState`` exactly.
 Two searches share the time limit:
 
 * a narrow beam search finds a first solution fast (an upper bound); it always takes
-  every add, which is what a player does;
+  every add, which is what a player does.  On a line that ships (``data/lines.json``: the
+  36 moves found by ``bench/full_house_best.py``) the line's rest is that first solution;
 * A* then proves a lower bound, or optimality, pruned by that upper bound.  Its
   heuristic, the pieces still in reserve divided by the most one step can bring in
   (rounded up), never overestimates and drops by at most one per step, so A* expands
