@@ -153,6 +153,19 @@ class RemovalPuzzle(Game):
             mask |= near[i]
         return mask
 
+    def group(self, mask: int, seed: int) -> int:
+        """The pieces of ``mask`` connected along the lines to those of the bitset ``seed``."""
+        near, group, frontier = self.neighbour_masks, 0, seed
+        while frontier:
+            group |= frontier
+            grown = 0
+            while frontier:
+                low = frontier & -frontier
+                frontier ^= low
+                grown |= near[low.bit_length() - 1]
+            frontier = grown & mask & ~group
+        return group
+
     @cached_property
     def centre_rings(self) -> tuple[int, ...]:
         """``centre_rings[r]``: the bitset of the intersections at most ``r`` steps from the centre along the lines."""

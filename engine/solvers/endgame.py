@@ -49,15 +49,6 @@ class EndgameTable:
         return mask in self.positions
 
 
-def _group(game: RemovalPuzzle, mask: int, seed: int) -> int:
-    """The pieces of ``mask`` connected along the lines to the bit ``seed``."""
-    found, frontier = 0, seed
-    while frontier:
-        found |= frontier
-        frontier = game.around(frontier) & mask & ~found
-    return found
-
-
 def predecessors(game: RemovalPuzzle, after: int) -> set[int]:
     """Every position one move before ``after``."""
     found = set()
@@ -65,7 +56,7 @@ def predecessors(game: RemovalPuzzle, after: int) -> set[int]:
     for landing in members(after):
         for last in members(near[landing] & ~after):
             before = after & ~(1 << landing) | 1 << last
-            for start in members(game.around(_group(game, before, 1 << last)) & ~before & ~(1 << landing)):
+            for start in members(game.around(game.group(before, 1 << last)) & ~before & ~(1 << landing)):
                 if (start, landing, last) in game.steps_from(before | 1 << start, start):
                     found.add(before | 1 << start)
     return found
