@@ -11,7 +11,7 @@ capped at its time limit (Full House's ``HINT_S``, the others' ``PUZZLE_HINT_S``
 then answers with what it has.  A hint that follows the last one's line is immediate
 and not measured here.
 
-Run: ``.venv/bin/python bench/puzzle_hints.py [--puzzle NAME] [--samples N]``.
+Run: ``.venv/bin/python bench/puzzle_hints.py [--puzzle NAME] [--samples N] [--seed N]``.
 """
 
 from __future__ import annotations
@@ -61,9 +61,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzle", choices=sorted(SOLVERS), action="append", help="the puzzles (default: all)")
     parser.add_argument("--samples", type=int, default=12, help="positions per puzzle (default 12)")
+    parser.add_argument("--seed", type=int, default=1, help="draws the moves of one's own (default 1)")
     args = parser.parse_args()
     for puzzle in args.puzzle or sorted(SOLVERS):
-        rng = random.Random(1)
+        rng = random.Random(args.seed)
         times, said = [], {"a move": 0, "lost": 0, "no answer": 0}
         for state in positions(puzzle, args.samples, rng):
             started = time.perf_counter()

@@ -33,7 +33,7 @@ from engine.games.overpass_spiral import OverPassSpiral
 from engine.games.removal_puzzle import Step
 from engine.solvers import Budget
 from engine.solvers.endgame import build
-from engine.solvers.removal import RemovalSearch
+from engine.solvers.removal import PROBES, RemovalSearch
 from engine.solvers.symmetry import Symmetries
 
 GOLDEN = Path(__file__).parents[1] / "tests" / "data" / "overpass_spiral" / "one_piece_left.json"
@@ -90,13 +90,13 @@ class MeetingSearch(RemovalSearch):
     def report(self, progress) -> None:
         print(f"  {progress.elapsed:7.0f} s {progress.explored:>13,} positions", flush=True)
 
-    def _dfs(self, mask: int) -> bool:
+    def _search(self, mask: int, limit: int | None = None, rows: int = len(PROBES)) -> bool | None:
         if mask.bit_count() == self.pieces:
             if self.symmetries.canonical(mask) in self.meet:
                 self.met = mask
                 return True
             return False
-        return super()._dfs(mask)
+        return super()._search(mask, limit, rows)
 
 
 def main() -> None:

@@ -9,10 +9,12 @@ memo keeps positions as they are, which is several times faster.  Every key in t
 is itself a failed position, so one memo serves both.  Searching for the centre, a
 position with no piece near enough to it is cut at once (``may_reach_centre``).  A hint
 for one piece anywhere looks positions of five pieces up in the puzzle's endgame table,
-where one ships (``endgame.py``).  The search stops at the first solution, at the time
-limit, or when every reachable position has been seen, which proves that none exists.  It
-keeps the best position found on the way (fewest pieces, then on the centre), so a
-stopped search still has something to show.
+where one ships (``endgame.py``).  Before it searches a move to the end, it probes every
+move with a small search that may give up (``PROBES``): a wrong move early on otherwise
+costs a whole subtree proved to fail before the next is tried.  The search stops at the
+first solution, at the time limit, or when every reachable position has been seen, which
+proves that none exists.  It keeps the best position found on the way (fewest pieces,
+then on the centre), so a stopped search still has something to show.
 
 A hint searches for the puzzle's win (one piece; in the centre when the puzzle demands
 it) from the person's position.  When every position reachable from there fails, it
@@ -50,6 +52,13 @@ CHECK_EVERY = 2048
 MEMO_LIMIT = 3_000_000
 #: Where one piece anywhere wins, the share of a solve's time the search for the centre gets first.
 CENTRE_SHARE = 0.5
+#: Probes, by the pieces on the board: (from this many pieces up, the positions a probe may search).
+#: At such a position each move is first tried with a search that gives up after its budget, and
+#: only then is each move searched to the end.  A way on, when one exists, is most often a short
+#: dive; a wrong move costs a whole subtree proved to fail.  The probe finds the dive without
+#: proving its siblings lost first.  A probe may itself probe with the smaller budgets of the rows
+#: below its own (bench/puzzle_hints.py measured these).
+PROBES = ((9, 32), (13, 256), (17, 2048))
 
 
 @dataclass
@@ -102,7 +111,7 @@ class RemovalSearch:
         self.key = self.symmetries.canonical if self.symmetries.symmetric(start) else int
         solved = exhausted = False
         try:
-            solved = self._dfs(start)
+            solved = self._search(start) is True
             exhausted = not solved
         except _OutOfTime:
             pass
@@ -118,7 +127,13 @@ class RemovalSearch:
         if rank < self.best[0]:
             self.best = (rank, list(self.path), mask)
 
-    def _dfs(self, mask: int) -> bool:
+    def _search(self, mask: int, limit: int | None = None, rows: int = len(PROBES)) -> bool | None:
+        """Whether ``mask`` leads to the goal (the path to it then in ``self.path``); None when the search
+        passed ``limit`` positions (counted in ``self.positions``) before it could say.
+
+        Only positions proved to fail go into the memo.  A position whose row of ``PROBES`` is
+        among the first ``rows`` first tries each move with a search of that row's budget.
+        """
         pieces = mask.bit_count()
         if pieces <= self.best[0][0]:
             self._note(mask)
@@ -129,18 +144,46 @@ class RemovalSearch:
         key = self.key(mask)
         if key in self.seen:
             return False
-        if len(self.seen) < MEMO_LIMIT:
-            self.seen.add(key)
         self.positions += 1
         if self.positions % CHECK_EVERY == 0:
             self._tick()
+        if limit is not None and self.positions > limit:
+            return None
         if self.table is not None and pieces == self.table.pieces + 1:
-            return self._into_table(mask)
-        for step, child in self._ordered(mask):
+            if self._into_table(mask):
+                return True
+            children = []
+        else:
+            children = self._ordered(mask)
+        row = _row(pieces, rows)
+        if row is not None and len(children) > 1:
+            budget = PROBES[row][1]
+            for step, child in children:
+                self.path.append(step)
+                probe = self.positions + budget
+                found = self._search(child, probe if limit is None else min(probe, limit), row)
+                if found:
+                    return True
+                self.path.pop()
+                if limit is not None and self.positions > limit:
+                    return None
+            seen, key_of = self.seen, self.key
+            children = [(step, child) for step, child in children if key_of(child) not in seen]
+        undecided = False
+        for step, child in children:
             self.path.append(step)
-            if self._dfs(child):
+            found = self._search(child, limit, rows)
+            if found:
                 return True
             self.path.pop()
+            if found is None:
+                undecided = True
+                if limit is not None and self.positions > limit:
+                    return None
+        if undecided:
+            return None
+        if len(self.seen) < MEMO_LIMIT:
+            self.seen.add(key)
         return False
 
     def _into_table(self, mask: int) -> bool:
@@ -153,7 +196,7 @@ class RemovalSearch:
             if child in table:
                 self.table = None  # the few moves left are searched plainly
                 try:
-                    if self._dfs(child):
+                    if self._search(child):
                         return True
                 finally:
                     self.table = table
@@ -179,6 +222,13 @@ class RemovalSearch:
             assert self.best is not None
             self.progress(Progress(self.budget.elapsed(), self.positions, self.best[0][0], None,
                                    "depth-first search (best: pieces left)"))
+
+
+def _row(pieces: int, rows: int) -> int | None:
+    """The row of ``PROBES`` for a position of ``pieces`` pieces (the last whose threshold it meets) when it is
+    among the first ``rows``; otherwise None."""
+    row = next((k for k in reversed(range(len(PROBES))) if pieces >= PROBES[k][0]), None)
+    return row if row is not None and row < rows else None
 
 
 def _removal_state(state: State) -> RemovalPuzzleState:
