@@ -275,28 +275,56 @@ def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
         return Solution(adds, True, True, 0, 0, "the adds still open bring the last pieces onto the board")
     budget = Budget(time_limit, stop)
     rest = known_rest(state, ())
-    opening = tuple(itertools.takewhile(lambda text: text.startswith("+"), rest))  # adds of the step just made
-    occupied = state.occupied | sum(1 << layout.index[text[1:]] for text in opening)
-    known = _actions(layout, rest[len(opening):]) or None
-    search, ending = _search(_Space(layout, total), _key(occupied, state.transit), budget, progress, known)
-    moves = [*opening, *_notation(layout, search.best or [])]
-    shipped = " (a line that ships with the puzzle)" if known is not None and search.best is known else ""
-    if search.best is None:
-        if ending == "none":
+    if rest:  # a line that ships: the adds it takes, then its steps
+        opening = tuple(itertools.takewhile(lambda text: text.startswith("+"), rest))
+        choices = [(tuple(layout.index[text[1:]] for text in opening), _actions(layout, rest[len(opening):]) or None)]
+    else:
+        choices = [(adds, None) for adds in _add_choices(state)]
+    space = _Space(layout, total)
+    searched = []
+    for adds, known in choices:
+        occupied = state.occupied | sum(1 << add for add in adds)
+        if occupied.bit_count() >= 2:
+            share = Budget(time_limit / len(choices), stop)
+            searched.append((adds, known, *_search(space, _key(occupied, state.transit), share, progress, known)))
+    explored = sum(search.explored for _, _, search, _ in searched)
+    proved = [_proved_bound(search, ending) for _, _, search, ending in searched]
+    lower = min((bound for bound in proved if bound is not None), default=None)
+    found = [(len(search.best), -len(adds), adds, known, search) for adds, known, search, _ in searched
+             if search.best is not None]
+    open_adds = " (each choice of the adds still open searched)" if len(choices) > 1 else ""
+    if not found:
+        if lower is None:
             return Solution([], False, True, None, None,
-                            f"no solution: every one of the {search.explored:,} positions reachable from the start "
-                            f"was searched and none has {total} pieces on the board")
-        return Solution([], False, False, None, search.lower_bound,
-                        f"no solution found {budget.ended()}; any solution needs at least "
-                        f"{search.lower_bound} moves")
-    cost = len(search.best)
-    if ending in ("optimal", "none"):
+                            f"no solution: every one of the {explored:,} positions reachable from the start "
+                            f"was searched and none has {total} pieces on the board{open_adds}")
+        return Solution([], False, False, None, lower,
+                        f"no solution found {budget.ended()}; any solution needs at least {lower} moves")
+    cost, _, adds, known, search = min(found, key=lambda option: option[:2])
+    moves = [str(Add(layout.faces[add])) for add in adds] + _notation(layout, search.best or [])
+    shipped = " (a line that ships with the puzzle)" if known is not None and search.best is known else ""
+    if lower is None or cost <= lower:
         return Solution(moves, True, True, cost, cost, f"{cost} moves bring all {total} pieces onto the board{shipped}; "
-                        f"the search proved no shorter solution exists")
-    why = "memory limit" if ending == "memory" else "stop" if budget.stopped else "time limit"
-    return Solution(moves, True, False, cost, search.lower_bound,
+                        f"the search proved no shorter solution exists{open_adds}")
+    why = ("memory limit" if any(ending == "memory" for *_, ending in searched) else "stop" if budget.stopped
+           else "time limit")
+    return Solution(moves, True, False, cost, lower,
                     f"best found: {cost} moves bring all {total} pieces onto the board{shipped}; the search stopped at its "
-                    f"{why} having proved at least {search.lower_bound} moves are needed")
+                    f"{why} having proved at least {lower} moves are needed{open_adds}")
+
+
+def _proved_bound(search: _Search, ending: str) -> int | None:
+    """The fewest moves a search proved its start needs: its solution's when it proved it shortest (A* finished),
+    None when it proved there is none; otherwise the bound it reached."""
+    if ending in ("optimal", "none"):
+        return len(search.best) if search.best is not None else None
+    return search.lower_bound
+
+
+def _add_choices(state: FullHouseState) -> list[tuple[int, ...]]:
+    """The adds still open that may be taken before the next step: each choice of them the reserve allows,
+    the most first (adds are free, but leaving a compartment empty may help)."""
+    return [adds for adds in _subsets(state.pending) if len(adds) <= state.reserve[0]]
 
 
 def hint(state: State, *, time_limit: float, stop: Stop | None = None, known: Sequence[str] = ()) -> Hint:
@@ -316,7 +344,7 @@ def hint(state: State, *, time_limit: float, stop: Stop | None = None, known: Se
         return Hint(rest, None, f"{plural(steps, 'more move')} to {aim} (the fewest found)")
     seconds = min(time_limit, HINT_S)
     space = _Space(layout, total)
-    choices = _subsets(state.pending[:state.reserve[0]])
+    choices = _add_choices(state)
     found: list[tuple[int, list[str], bool]] = []
     for adds in choices:
         occupied = state.occupied | sum(1 << add for add in adds)

@@ -174,6 +174,27 @@ def test_the_hint_from_any_position_of_a_small_instance_starts_a_shortest_soluti
             state.push(state.random_move(rng))
 
 
+def test_solving_with_adds_still_open_searches_each_choice_of_them():
+    """Off any line that ships, right after a step that opened adds: the fewest moves from there, as plain
+    exhaustive search finds them, whether the adds are best taken or left (taking them all can cost a move)."""
+    game, rng, checked = FullHouse(pieces=6), random.Random(7), 0
+    while checked < 4:
+        state = game.new_initial_state()
+        while not state.is_terminal() and not (state.pending and len(state.pending) < state.reserve[0]):
+            state.push(state.random_move(rng))
+        if state.is_terminal():
+            continue
+        solution = solve(time_limit=20, state=state)
+        fewest = fewest_moves_by_brute_force(game, state)
+        assert solution.solved and solution.optimal and solution.cost == fewest
+        assert "(each choice of the adds still open searched)" in solution.explanation
+        after = game.state_from_position(state.position())
+        for text in solution.moves:
+            after.apply(text)
+        assert after.is_solved() and after.moves - state.moves == fewest
+        checked += 1
+
+
 def test_the_hint_on_the_full_puzzle_answers_in_its_time_with_the_fewest_found():
     state = FullHouse().new_initial_state()
     found = hint(state, time_limit=0.5)
