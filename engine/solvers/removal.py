@@ -169,19 +169,14 @@ class RemovalSearch:
                     return None
             seen, key_of = self.seen, self.key
             children = [(step, child) for step, child in children if key_of(child) not in seen]
-        undecided = False
         for step, child in children:
             self.path.append(step)
             found = self._search(child, limit, rows)
             if found:
                 return True
             self.path.pop()
-            if found is None:
-                undecided = True
-                if limit is not None and self.positions > limit:
-                    return None
-        if undecided:
-            return None
+            if found is None:  # past the same limit: no answer from here either
+                return None
         if len(self.seen) < MEMO_LIMIT:
             self.seen.add(key)
         return False
