@@ -284,9 +284,8 @@ def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
     searched = []
     for adds, known in choices:
         occupied = state.occupied | sum(1 << add for add in adds)
-        if occupied.bit_count() >= 2:
-            share = Budget(time_limit / len(choices), stop)
-            searched.append((adds, known, *_search(space, _key(occupied, state.transit), share, progress, known)))
+        share = Budget(time_limit / len(choices), stop)
+        searched.append((adds, known, *_search(space, _key(occupied, state.transit), share, progress, known)))
     explored = sum(search.explored for _, _, search, _ in searched)
     proved = [_proved_bound(search, ending) for _, _, search, ending in searched]
     lower = min((bound for bound in proved if bound is not None), default=None)
