@@ -25,6 +25,7 @@ import itertools
 import random
 import time
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from engine.bitsets import members
 from engine.core import State
@@ -280,36 +281,66 @@ def solve(*, time_limit: float = 30.0, progress: ProgressCallback | None = None,
         choices = [(tuple(layout.index[text[1:]] for text in opening), _actions(layout, rest[len(opening):]) or None)]
     else:
         choices = [(adds, None) for adds in _add_choices(state)]
-    space = _Space(layout, total)
-    searched = []
-    for adds, known in choices:
-        occupied = state.occupied | sum(1 << add for add in adds)
-        share = Budget(time_limit / len(choices), stop)
-        searched.append((adds, known, *_search(space, _key(occupied, state.transit), share, progress, known)))
-    explored = sum(search.explored for _, _, search, _ in searched)
-    proved = [_proved_bound(search, ending) for _, _, search, ending in searched]
-    lower = min((bound for bound in proved if bound is not None), default=None)
-    found = [(len(search.best), -len(adds), adds, known, search) for adds, known, search, _ in searched
-             if search.best is not None]
+    outcome = _search_choices(state, choices, time_limit, stop, progress)
     open_adds = " (each choice of the adds still open searched)" if len(choices) > 1 else ""
-    if not found:
-        if lower is None:
+    if outcome.cost is None:
+        if outcome.lower is None:
             return Solution([], False, True, None, None,
-                            f"no solution: every one of the {explored:,} positions reachable from the start "
+                            f"no solution: every one of the {outcome.explored:,} positions reachable from the start "
                             f"was searched and none has {total} pieces on the board{open_adds}")
-        return Solution([], False, False, None, lower,
-                        f"no solution found {budget.ended()}; any solution needs at least {lower} moves")
-    cost, _, adds, known, search = min(found, key=lambda option: option[:2])
-    moves = [str(Add(layout.faces[add])) for add in adds] + _notation(layout, search.best or [])
-    shipped = " (a line that ships with the puzzle)" if known is not None and search.best is known else ""
-    if lower is None or cost <= lower:
+        return Solution([], False, False, None, outcome.lower,
+                        f"no solution found {budget.ended()}; any solution needs at least {outcome.lower} moves")
+    cost, moves = outcome.cost, outcome.moves
+    shipped = " (a line that ships with the puzzle)" if outcome.shipped else ""
+    if outcome.proved:
         return Solution(moves, True, True, cost, cost, f"{cost} moves bring all {total} pieces onto the board{shipped}; "
                         f"the search proved no shorter solution exists{open_adds}")
-    why = ("memory limit" if any(ending == "memory" for *_, ending in searched) else "stop" if budget.stopped
-           else "time limit")
-    return Solution(moves, True, False, cost, lower,
+    why = "memory limit" if outcome.memory else "stop" if budget.stopped else "time limit"
+    return Solution(moves, True, False, cost, outcome.lower,
                     f"best found: {cost} moves bring all {total} pieces onto the board{shipped}; the search stopped at its "
-                    f"{why} having proved at least {lower} moves are needed{open_adds}")
+                    f"{why} having proved at least {outcome.lower} moves are needed{open_adds}")
+
+
+class _Outcome(NamedTuple):
+    """The searches from each choice of the adds still open, together."""
+
+    cost: int | None  # the best solution's steps; None when no search found one
+    moves: list[str]  # its moves, its adds first
+    shipped: bool  # it is the rest of a line that ships
+    lower: int | None  # the fewest steps proved needed; None when proved impossible from every choice
+    explored: int
+    memory: bool  # a search stopped at its memory cap
+
+    @property
+    def proved(self) -> bool:
+        """Whether no solution is shorter than the best found, from any choice."""
+        return self.cost is not None and (self.lower is None or self.cost <= self.lower)
+
+
+def _search_choices(state: FullHouseState, choices: list[tuple[tuple[int, ...], list[Action] | None]],
+                    seconds: float, stop: Stop | None, progress: ProgressCallback | None) -> _Outcome:
+    """Search from ``state`` after each choice of adds (with the known solution from there, if any), each in an
+    equal share of ``seconds``; a choice that leaves a lone piece is skipped."""
+    layout, space = state.layout, _Space(state.layout, state.game.target)
+    best: tuple[int, int, list[str], bool] | None = None
+    bounds, explored, memory = [], 0, False
+    for adds, known in choices:
+        occupied = state.occupied | sum(1 << add for add in adds)
+        if occupied.bit_count() < 2:
+            continue
+        search, ending = _search(space, _key(occupied, state.transit), Budget(seconds / len(choices), stop),
+                                 progress, known)
+        explored += search.explored
+        memory = memory or ending == "memory"
+        bounds.append(_proved_bound(search, ending))
+        if search.best is not None:
+            moves = [str(Add(layout.faces[add])) for add in adds] + _notation(layout, search.best)
+            option = (len(search.best), -len(moves), moves, known is not None and search.best is known)
+            best = option if best is None or option[:2] < best[:2] else best
+    lower = min((bound for bound in bounds if bound is not None), default=None)
+    if best is None:
+        return _Outcome(None, [], False, lower, explored, memory)
+    return _Outcome(best[0], best[2], best[3], lower, explored, memory)
 
 
 def _proved_bound(search: _Search, ending: str) -> int | None:
@@ -333,7 +364,7 @@ def hint(state: State, *, time_limit: float, stop: Stop | None = None, known: Se
     Adds still open may be taken or left, so each choice of them is searched (adds are free).
     """
     state = _full_house_state(state)
-    layout, total = state.layout, state.game.target
+    total = state.game.target
     if state.is_solved():
         return Hint((), None, f"solved: all {total} pieces are on the board")
     aim = f"all {total} pieces on the board"
@@ -342,19 +373,8 @@ def hint(state: State, *, time_limit: float, stop: Stop | None = None, known: Se
         steps = sum(not move.startswith("+") for move in rest)  # adds ("+f57") are free
         return Hint(rest, None, f"{plural(steps, 'more move')} to {aim} (the fewest found)")
     seconds = min(time_limit, HINT_S)
-    space = _Space(layout, total)
-    choices = _add_choices(state)
-    found: list[tuple[int, list[str], bool]] = []
-    for adds in choices:
-        occupied = state.occupied | sum(1 << add for add in adds)
-        if occupied.bit_count() < 2:
-            continue
-        search, ending = _search(space, _key(occupied, state.transit), Budget(seconds / len(choices), stop), None)
-        if search.best is not None:
-            moves = [str(Add(layout.faces[add])) for add in adds] + _notation(layout, search.best)
-            found.append((len(search.best), moves, ending in ("optimal", "none")))
-    if not found:
+    outcome = _search_choices(state, [(adds, None) for adds in _add_choices(state)], seconds, stop, None)
+    if outcome.cost is None:
         return Hint((), None, f"no way to {aim} found within {seconds:g} s")
-    cost, moves, optimal = min(found, key=lambda option: (option[0], -len(option[1])))
-    proof = "the fewest possible" if optimal and all(proved for *_, proved in found) else "the fewest found"
-    return Hint(tuple(moves), None, f"{plural(cost, 'more move')} to {aim} ({proof})")
+    proof = "the fewest possible" if outcome.proved else "the fewest found"
+    return Hint(tuple(outcome.moves), None, f"{plural(outcome.cost, 'more move')} to {aim} ({proof})")
