@@ -11,11 +11,12 @@ Two searches share the time limit:
   every add, which is what a player does.  On a line that ships (``data/lines.json``: the
   36 moves found by ``bench/full_house_best.py``) the line's rest is that first solution;
 * A* then proves a lower bound, or optimality, pruned by that upper bound.  Its
-  heuristic, the pieces still in reserve divided by the most one step can bring in
-  (rounded up), never overestimates and drops by at most one per step, so A* expands
-  nodes in rising f = steps + heuristic: the f it has reached is a proven lower bound,
-  reaching a goal proves it optimal, and running out of nodes proves no solution
-  exists.  A* tries every subset of the adds, since leaving a compartment empty may help;
+  heuristic, the larger of the pieces still in reserve divided by the most one step can
+  bring in (rounded up) and the bound of ``full_house_bound`` (every piece beyond one per
+  step must have been prepared), never overestimates and drops by at most one per step,
+  so A* expands nodes in rising f = steps + heuristic: the f it has reached is a proven
+  lower bound, reaching a goal proves it optimal, and running out of nodes proves no
+  solution exists.  A* tries every subset of the adds, since leaving a compartment empty may help;
 * if A* cannot finish in half the time, wider beams use the rest to improve the upper bound.
 """
 
@@ -32,6 +33,7 @@ from engine.core import State
 from engine.games.full_house import FullHouse, FullHouseState
 from engine.games.groups_of_three import Add, Layout, Step
 from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, known_rest, plural
+from engine.solvers.full_house_bound import shipped_potential
 
 #: A step (source, target) with the compartments filled by the adds it triggered.
 Action = tuple[int, int, tuple[int, ...]]
@@ -63,14 +65,19 @@ class _Space:
         self.layout = layout
         self.total = total
         self.per_step = layout.max_adds_per_step
+        self.potential = shipped_potential(layout)
         #: The groups that can give a piece (none that holds the Center Square).
         self.group_masks = [sum(1 << i for i in group) for group in layout.groups
                             if not layout.no_rest.intersection(group)]
         self.rng = random.Random(0)
 
     def heuristic(self, occupied: int) -> int:
-        """Steps still needed at least: each step brings in at most ``per_step`` pieces."""
-        return -(-(self.total - occupied.bit_count()) // self.per_step)
+        """Steps still needed at least: each step brings in at most ``per_step`` pieces, and every piece beyond
+        one per step must have been prepared (``full_house_bound``)."""
+        by_step = -(-(self.total - occupied.bit_count()) // self.per_step)
+        if self.potential is None:
+            return by_step
+        return max(by_step, self.potential.steps_needed(occupied, self.total))
 
     def score(self, occupied: int) -> tuple[int, int, float]:
         """How promising a beam node is: pieces on the board, then groups holding exactly one
