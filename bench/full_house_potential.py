@@ -116,7 +116,8 @@ class Program:
     def steps(self) -> None:
         """``adds - 1 <= change`` for one step of each symmetric set, every pattern around it and choice of adds."""
         layout, seen = self.layout, set()
-        steps = {min((perm[a], perm[b]) for perm in self.perms) for a in range(len(layout.faces)) for b in layout.adjacent[a]}
+        steps = {min((perm[a], perm[b]) for perm in self.perms)
+                 for a in range(len(layout.faces)) for b in layout.adjacent[a]}
         for s, x in sorted(steps):
             if layout.center in (s, x):
                 continue

@@ -38,6 +38,9 @@ from engine.games.groups_of_three import Layout
 
 DATA_FILE = Path(__file__).parent / "data" / "full-house-potential.json"
 
+#: A window's pattern in ``Potential.most``: its weight, its pieces' shares of their weights, its share of pieces.
+_Pattern = tuple[Fraction, Fraction, Fraction] | tuple[float, float, float]
+
 log = logging.getLogger(__name__)
 
 
@@ -102,12 +105,15 @@ class Potential:
             for c in cells:
                 share[c] += 1
         outside = [c for c, n in enumerate(share) if not n and c != self.layout.center]
-        patterns = [[(w, sum(Fraction(self.pieces[c], share[c]) for j, c in enumerate(cells) if p >> j & 1),
-                      sum(Fraction(1, share[c]) for j, c in enumerate(cells) if p >> j & 1))
-                     for p, w in enumerate(ws)] for cells, ws in zip(self.windows, self.weights)]
-        rough = [[(float(w), float(own), float(n)) for w, own, n in window] for window in patterns]
+        patterns: list[list[_Pattern]] = [
+            [(Fraction(w), sum((Fraction(self.pieces[c], share[c]) for j, c in enumerate(cells) if p >> j & 1),
+                               Fraction(0)),
+              sum((Fraction(1, share[c]) for j, c in enumerate(cells) if p >> j & 1), Fraction(0)))
+             for p, w in enumerate(ws)] for cells, ws in zip(self.windows, self.weights)]
+        rough: list[list[_Pattern]] = [[(float(w), float(own), float(n)) for w, own, n in window]
+                                       for window in patterns]
 
-        def bound(lam: Fraction | float, windows: list[list[tuple[Fraction, Fraction, Fraction]]] | list[list[tuple[float, float, float]]]) -> Fraction | float:
+        def bound(lam: Fraction | float, windows: list[list[_Pattern]]) -> Fraction | float:
             return (lam * total + sum(max(w + own - lam * n for w, own, n in window) for window in windows)
                     + sum(max(0, self.pieces[c] - lam) for c in outside))
 
