@@ -78,15 +78,7 @@ class OverPassSpiral(RemovalPuzzle):
         the empty points beside them the landings, and each bridge piece beside a landing a last piece."""
         near = self.perimeter_masks if self.exit_mask >> start & 1 else self.neighbour_masks
         others = mask & ~(1 << start)
-        crossed, frontier = 0, near[start] & others
-        while frontier:
-            crossed |= frontier
-            grown = 0
-            while frontier:
-                low = frontier & -frontier
-                frontier ^= low
-                grown |= near[low.bit_length() - 1]
-            frontier = grown & others & ~crossed
+        crossed = self.group(others, near[start] & others, near)
         landings: dict[int, list[int]] = {}
         pieces = crossed
         while pieces:

@@ -153,9 +153,10 @@ class RemovalPuzzle(Game):
             mask |= near[i]
         return mask
 
-    def group(self, mask: int, seed: int) -> int:
-        """The pieces of ``mask`` connected along the lines to those of the bitset ``seed``."""
-        near, group, frontier = self.neighbour_masks, 0, seed
+    def group(self, mask: int, seed: int, near: tuple[int, ...] | None = None) -> int:
+        """The pieces of ``mask`` connected to those of the bitset ``seed`` (part of ``mask``) along the lines,
+        or along the steps of ``near`` (a neighbour mask per intersection) when given."""
+        near, group, frontier = near or self.neighbour_masks, 0, seed
         while frontier:
             group |= frontier
             grown = 0
