@@ -4,11 +4,14 @@ Built backwards from the wins: a move undone puts the landing piece back beside 
 piece it removed and the mover back beside that piece's group (in both puzzles the
 mover stands beside the group holding the piece it takes off, which stands beside the
 landing); each candidate is kept only if the game's own move generator makes that move.
-One position per symmetry class is built and stored; a loaded table holds every image.
+One position per symmetry class is built, stored and held: a position is looked up by its
+class, the image of it that is the smallest bitset.  Each class is held as its rank among
+the sets of that many intersections (colexicographic, the order of the bitsets), in a sorted
+array: a few megabytes where a set of every image would take hundreds.
 
 A search that reaches a table's size of position looks it up instead of searching on.
-The Spiral's table for one piece anywhere (5 pieces, 379,189 positions) takes some 4 s
-to build here and four times that on a Pi 4, so it ships, built by
+The Spiral's table for one piece anywhere (6 pieces, 626,679 classes) takes some 80 s to
+build here and four times that on a Pi 4, so it ships, built by
 ``python -m engine.solvers.endgame``; a table that does not match the board it is loaded
 for is refused with a warning, and the search goes on without it.
 """
@@ -17,12 +20,16 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import time
 import zlib
-from collections.abc import Iterator
-from dataclasses import dataclass
+from array import array
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
 from functools import cache
 from hashlib import sha256
+from itertools import accumulate
+from math import comb
 from pathlib import Path
 
 from engine.bitsets import members
@@ -33,20 +40,39 @@ from engine.solvers.symmetry import Symmetries
 log = logging.getLogger(__name__)
 
 DATA = Path(__file__).parent / "data"
-MAGIC = b"gameboard endgame 1\n"
+MAGIC = b"gameboard endgame 2\n"
 #: The tables that ship: puzzle name -> pieces (aim: one piece anywhere).
-SHIPPED = {"overpass-spiral": 5}
+SHIPPED = {"overpass-spiral": 6}
 
 
-@dataclass(frozen=True)
 class EndgameTable:
-    """The positions of ``pieces`` pieces from which the puzzle's aim can be reached."""
+    """The positions of ``pieces`` pieces from which the puzzle's aim can be reached, one rank per symmetry class."""
 
-    pieces: int
-    positions: frozenset[int]
+    def __init__(self, pieces: int, ranks: array, symmetries: Sequence[tuple[int, ...]]) -> None:
+        self.pieces = pieces
+        self.ranks = ranks
+        size = len(symmetries[0])
+        #: Per symmetry, the image of each intersection as a bit.
+        self._images = [[1 << perm[i] for i in range(size)] for perm in symmetries]
+        self._comb = [[comb(i, k) for k in range(pieces + 1)] for i in range(size)]
+
+    def __len__(self) -> int:
+        return len(self.ranks)
 
     def __contains__(self, mask: int) -> bool:
-        return mask in self.positions
+        if mask.bit_count() != self.pieces:
+            return False
+        cells = list(members(mask))
+        least = min([sum(map(image.__getitem__, cells)) for image in self._images])
+        rank = colex_rank(least, self._comb)
+        k = bisect_left(self.ranks, rank)
+        return k < len(self.ranks) and self.ranks[k] == rank
+
+
+def colex_rank(mask: int, table: Sequence[Sequence[int]]) -> int:
+    """The rank of ``mask`` among the bitsets of as many bits, in the order of the bitsets (``table[i][k]`` is
+    ``comb(i, k)``)."""
+    return sum(table[i][k] for k, i in enumerate(members(mask), 1))
 
 
 def predecessors(game: RemovalPuzzle, after: int) -> set[int]:
@@ -78,14 +104,20 @@ def fingerprint(game: RemovalPuzzle) -> bytes:
     return sha256(f"{game.name}|{lines}".encode()).digest()[:16]
 
 
-def encode(game: RemovalPuzzle, pieces: int, classes: set[int]) -> bytes:
-    """A table file: a header, the board's fingerprint, then each class's intersections, compressed."""
-    body = bytes(i for mask in sorted(classes) for i in members(mask))
-    return MAGIC + bytes([pieces]) + fingerprint(game) + zlib.compress(body, 9)
+def encode(game: RemovalPuzzle, pieces: int, positions: Iterable[int]) -> bytes:
+    """A table file of ``positions`` and their images: a header, the board's fingerprint, then the rank of
+    each symmetry class, as gaps between them (unsigned 64-bit little-endian), compressed."""
+    symmetries = Symmetries(game.symmetries, len(game.locations))
+    table = [[comb(i, k) for k in range(pieces + 1)] for i in range(len(game.locations))]
+    ranks = sorted({colex_rank(symmetries.canonical(mask), table) for mask in positions})
+    gaps = array("Q", (b - a for a, b in zip([0, *ranks], ranks)))
+    if sys.byteorder == "big":
+        gaps.byteswap()
+    return MAGIC + bytes([pieces]) + fingerprint(game) + zlib.compress(gaps.tobytes(), 9)
 
 
 def decode(game: RemovalPuzzle, data: bytes) -> EndgameTable:
-    """The table in ``data``, every symmetric image included; ValueError if it is not one for ``game``."""
+    """The table in ``data``; ValueError if it is not one for ``game``."""
     head = len(MAGIC)
     if not data.startswith(MAGIC) or len(data) < head + 17:
         raise ValueError("not an endgame table")
@@ -93,20 +125,14 @@ def decode(game: RemovalPuzzle, data: bytes) -> EndgameTable:
     if data[head + 1:head + 17] != fingerprint(game):
         raise ValueError(f"built for another board or other rules than {game.name}'s")
     body = zlib.decompress(data[head + 17:])
-    if len(body) % pieces:
+    if len(body) % 8:
         raise ValueError("truncated")
-    symmetries = game.symmetries
-
-    def images() -> Iterator[int]:
-        for k in range(0, len(body), pieces):
-            cells = body[k:k + pieces]
-            for perm in symmetries:
-                mask = 0
-                for i in cells:
-                    mask |= 1 << perm[i]
-                yield mask
-
-    return EndgameTable(pieces, frozenset(images()))
+    gaps = array("Q", body)
+    if sys.byteorder == "big":
+        gaps.byteswap()
+    if 0 in gaps[1:]:
+        raise ValueError("ranks out of order")
+    return EndgameTable(pieces, array("Q", accumulate(gaps)), game.symmetries)
 
 
 def table_path(name: str) -> Path:

@@ -8,7 +8,7 @@ images then come up all the time; from an asymmetric one they hardly ever do, an
 memo keeps positions as they are, which is several times faster.  Every key in the memo
 is itself a failed position, so one memo serves both.  Searching for the centre, a
 position with no piece near enough to it is cut at once (``may_reach_centre``).  A hint
-for one piece anywhere looks positions of five pieces up in the puzzle's endgame table,
+for one piece anywhere looks positions of six pieces up in the puzzle's endgame table,
 where one ships (``endgame.py``).  Before it searches a move to the end, it probes every
 move with a small search that may give up (``PROBES``): a wrong move early on otherwise
 costs a whole subtree proved to fail before the next is tried.  The search stops at the
@@ -182,11 +182,16 @@ class RemovalSearch:
         return False
 
     def _into_table(self, mask: int) -> bool:
-        """Whether a move leads into the endgame table's winning positions; if one does, the way on from there."""
-        table = self.table
+        """Whether a move leads into the endgame table's winning positions; if one does, the way on from there.
+
+        A position the table does not hold fails: it goes into the memo, which is cheaper to ask next time."""
+        table, seen, key = self.table, self.seen, self.key
         assert table is not None
         for step in self.game.steps(mask):
             child = mask ^ (1 << step[0]) ^ (1 << step[1]) ^ (1 << step[2])
+            known = key(child)
+            if known in seen:
+                continue
             self.path.append(step)
             if child in table:
                 self.table = None  # the few moves left are searched plainly
@@ -195,6 +200,8 @@ class RemovalSearch:
                         return True
                 finally:
                     self.table = table
+            elif len(seen) < MEMO_LIMIT:
+                seen.add(known)
             self._note(child)
             self.path.pop()
         return False

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import random
+import zlib
+from math import comb
 
 import pytest
 
@@ -13,7 +16,7 @@ from engine.games.crooked_jumps import CrookedJumps
 from engine.games.overpass_spiral import OverPassSpiral
 from engine.games.removal_puzzle import RemovalPuzzleState
 from engine.solvers import Budget
-from engine.solvers.endgame import build, decode, encode, predecessors, shipped_table, table_path
+from engine.solvers.endgame import MAGIC, build, colex_rank, decode, encode, predecessors, shipped_table, table_path
 from engine.solvers.removal import RemovalSearch
 from engine.solvers.symmetry import Symmetries
 from tests.engine.test_removal_hints import GOLDEN, solvable
@@ -55,26 +58,66 @@ def test_undoing_a_move_finds_exactly_the_positions_that_lead_to_it(game):
             assert all(after in children(game, earlier) for earlier in predecessors(game, after))
 
 
+def unrank(rank: int, pieces: int) -> int:
+    """The bitset of ``pieces`` bits with colexicographic rank ``rank``."""
+    mask = 0
+    for k in range(pieces, 0, -1):
+        i = k - 1
+        while comb(i + 1, k) <= rank:
+            i += 1
+        mask |= 1 << i
+        rank -= comb(i, k)
+    return mask
+
+
 def test_the_shipped_spiral_table_agrees_with_exhaustive_search_through_the_state_api():
     game = OverPassSpiral()
     table = shipped_table(game.name)
-    assert table is not None and table.pieces == 5 and len(table.positions) == 379_189
+    assert table is not None and table.pieces == 6 and len(table) == 626_679
     rng, memo = random.Random(5), {}
-    members = rng.sample(sorted(table.positions), 30)
-    played = {mask for mask in (played_down_to(game, 5, rng) for _ in range(60)) if mask}
+    classes = [unrank(rank, 6) for rank in rng.sample(list(table.ranks), 20)]
+    images = [rng.choice(list(Symmetries(game.symmetries, len(game.locations)).images(mask))) for mask in classes]
+    played = {mask for mask in (played_down_to(game, 6, rng) for _ in range(40)) if mask}
+    assert all(mask in table for mask in classes + images)
     assert any(mask not in table for mask in played), "the sample should hold lost positions too"
-    for mask in [*members, *played]:
+    for mask in [*classes, *images, *played]:
         assert solvable(RemovalPuzzleState(game, mask), memo) == (mask in table), state_words(game, mask)
 
 
-def test_the_table_keeps_one_position_per_symmetry_class_and_loads_every_image():
+def test_ranks_follow_the_order_of_the_bitsets():
+    table = [[comb(i, k) for k in range(4)] for i in range(9)]
+    masks = sorted(sum(1 << i for i in cells) for cells in itertools.combinations(range(9), 3))
+    assert [colex_rank(mask, table) for mask in masks] == list(range(comb(9, 3)))
+    assert all(unrank(rank, 3) == mask for rank, mask in enumerate(masks))
+
+
+def test_the_table_keeps_one_position_per_symmetry_class_and_finds_every_image():
     game = OverPassSpiral()
     sets = build(game, 3, centre=False)
     symmetries = Symmetries(game.symmetries, len(game.locations))
     assert all(symmetries.canonical(mask) == mask for mask in sets[-1])
-    loaded = decode(game, encode(game, 3, sets[-1]))
-    assert loaded.positions == {image for mask in sets[-1] for image in symmetries.images(mask)}
     assert [len(s) for s in sets] == [19, 27, 318]
+    loaded = decode(game, encode(game, 3, sets[-1]))
+    assert len(loaded) == 318
+    winning = {image for mask in sets[-1] for image in symmetries.images(mask)}
+    rng = random.Random(4)
+    others = [sum(1 << i for i in rng.sample(range(len(game.locations)), 3)) for _ in range(3000)]
+    assert all(mask in loaded for mask in winning)
+    assert encode(game, 3, winning) == encode(game, 3, sets[-1])  # one rank per class, whichever image is given
+    assert all((mask in loaded) == (mask in winning) for mask in others)
+    assert 1 << 0 | 1 << 1 not in loaded  # a position of another size is never in it
+
+
+def test_a_damaged_or_older_table_is_refused():
+    game = OverPassSpiral()
+    data = encode(game, 3, build(game, 3, centre=False)[-1])
+    head, gaps = data[:len(MAGIC) + 17], zlib.decompress(data[len(MAGIC) + 17:])
+    with pytest.raises(ValueError, match="not an endgame table"):
+        decode(game, b"gameboard endgame 1\n" + data[len(MAGIC):])
+    with pytest.raises(ValueError, match="truncated"):
+        decode(game, head + zlib.compress(gaps[:-3]))
+    with pytest.raises(ValueError, match="out of order"):
+        decode(game, head + zlib.compress(gaps + bytes(8)))
 
 
 def test_a_table_for_other_rules_is_refused_and_the_search_goes_on_without_it(tmp_path, monkeypatch, caplog):

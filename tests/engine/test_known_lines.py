@@ -34,6 +34,7 @@ def test_a_hint_on_a_shipped_line_is_its_next_move_without_a_search():
         assert found.explanation == f"{len(line) - ply} more moves to one piece in the centre"
 
 
+@pytest.mark.usefixtures("clock_at_every_position")
 def test_a_position_off_the_line_is_searched_as_before():
     state = new_game("overpass-spiral")
     state.apply(next(str(move) for move in state.legal_moves if str(move) != SHIPPED[0]["moves"][0]))
@@ -41,6 +42,7 @@ def test_a_position_off_the_line_is_searched_as_before():
     assert found.moves == () and found.lost_at is None and "found within" in found.explanation
 
 
+@pytest.mark.usefixtures("clock_at_every_position")
 def test_a_line_counts_only_for_the_options_it_was_found_with(tmp_path, monkeypatch):
     elsewhere = [{**line, "options": {"layout": "another"}} for line in SHIPPED]
     (tmp_path / "lines.json").write_text(json.dumps({"lines": elsewhere}))

@@ -107,6 +107,7 @@ def test_a_solved_or_hopeless_start_is_said_so():
         (), None, "no way to one piece in the centre from here, nor from any position since the start")
 
 
+@pytest.mark.usefixtures("clock_at_every_position")
 def test_a_hint_that_runs_out_of_time_says_so_and_offers_no_move():
     state = new_game("overpass-spiral")
     state.apply("p1>p5>p2")  # off the winning line that ships
@@ -124,7 +125,7 @@ def without_shipped_lines(tmp_path, monkeypatch):
     _shipped_rests.cache_clear()
 
 
-@pytest.mark.usefixtures("without_shipped_lines")
+@pytest.mark.usefixtures("without_shipped_lines", "clock_at_every_position")
 def test_a_known_winning_line_gives_the_hint_at_once_while_the_game_follows_it():
     record = json.loads(GOLDEN.read_text())
     state = new_game("overpass-spiral")
