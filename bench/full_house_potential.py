@@ -14,7 +14,7 @@ spare, which absorbs the rounding), checked exactly for every step, without the 
 ``engine/solvers/data/full-house-potential.json``.  Needs scipy (``pip install scipy``);
 two and a half minutes here.
 
-Run: ``.venv/bin/python bench/full_house_potential.py [--dry-run]``.
+Run: ``.venv/bin/python bench/full_house_potential.py [--dry-run] [--dual]``.
 """
 
 from __future__ import annotations
@@ -93,6 +93,8 @@ class Program:
             for c in window:
                 self.windows_at.setdefault(c, []).append(k)
         self.rows: list[tuple[dict[int, float], float]] = []
+        #: For each row of a step, the step it was first made for: source, target, the position before, the adds.
+        self.steps_of_rows: list[tuple[int, int, int, tuple[int, ...]]] = []
         self.equalities: list[dict[int, float]] = []
 
     def pattern(self, k: int, occupied: int) -> int:
@@ -143,6 +145,7 @@ class Program:
                         if key not in seen:
                             seen.add(key)
                             self.rows.append((dict(key[0]), 1 - n - MARGIN))
+                            self.steps_of_rows.append((s, x, before, adds))
 
     def end(self) -> None:
         """The bound on the potential at the end: per window, its best pattern less lam per piece (shared)."""
@@ -159,7 +162,7 @@ class Program:
         for c in self.outside:
             self.rows.append(({self.out + c: -1, self.psi + c: 1, self.lam: -1}, 0.0))
 
-    def solve(self, start: int) -> np.ndarray:
+    def solve(self, start: int, dual: bool = False) -> np.ndarray:
         objective = np.zeros(self.columns)
         objective[self.lam] = TOTAL
         objective[self.top:self.top + len(self.cells)] = 1
@@ -181,7 +184,22 @@ class Program:
         if result.status != 0:
             raise SystemExit(f"the linear program failed: {result.message}")
         print(f"linear program: surplus at most {result.fun:.4f} pieces over one per step, from the start")
+        if dual:
+            self.print_dual(result.ineqlin.marginals[:len(self.steps_of_rows)])
         return result.x
+
+    def print_dual(self, marginals: np.ndarray) -> None:
+        """The dual solution: a fractional schedule of steps (each standing for its symmetric set) that gains the
+        surplus while every window's patterns balance: what a stronger potential must rule out."""
+        faces, used = self.layout.faces, sorted((-abs(m), k) for k, m in enumerate(marginals) if abs(m) > 1e-7)
+        steps = {n: sum(abs(marginals[k]) for _, k in used if len(self.steps_of_rows[k][3]) == n) for n in (0, 1, 2)}
+        print(f"the dual: a fractional schedule of {sum(steps.values()):.2f} steps, {steps[2]:.2f} adding two, "
+              f"{steps[1]:.2f} one, {steps[0]:.2f} none ({len(used)} kinds of step):")
+        for weight, k in used:
+            s, x, before, adds = self.steps_of_rows[k]
+            around = " ".join(faces[c] for c in members_of(before) if c != s) or "nothing"
+            print(f"  {-weight:6.3f}  {faces[s]}-{faces[x]} adding {' '.join(faces[c] for c in adds) or 'nothing'}; "
+                  f"pieces around: {around}")
 
 
 def members_of(mask: int) -> list[int]:
@@ -205,6 +223,7 @@ def exact(layout: Layout, program: Program, x: np.ndarray) -> Potential:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dry-run", action="store_true", help="check and report, but do not write the file")
+    parser.add_argument("--dual", action="store_true", help="print the dual: the fractional schedule behind the bound")
     args = parser.parse_args()
     began = time.perf_counter()
     layout = load_layout()
@@ -215,7 +234,7 @@ def main() -> None:
     print(f"{len(program.cells)} windows, {len(program.perms)} symmetries, {len(program.rows):,} rows, "
           f"{len(program.equalities):,} equalities ({time.perf_counter() - began:.0f} s)")
     start = sum(1 << c for c in layout.full_house_start)
-    potential = exact(layout, program, program.solve(start))
+    potential = exact(layout, program, program.solve(start, args.dual))
     bad = list(itertools.islice(potential.violations(), 5))
     if bad:
         raise SystemExit("the rounded potential fails at: " + "; ".join(bad))
