@@ -48,13 +48,11 @@ SHIPPED = {"overpass-spiral": 6}
 class EndgameTable:
     """The positions of ``pieces`` pieces from which the puzzle's aim can be reached, one rank per symmetry class."""
 
-    def __init__(self, pieces: int, ranks: array, symmetries: Sequence[tuple[int, ...]]) -> None:
+    def __init__(self, pieces: int, ranks: array, symmetries: Symmetries) -> None:
         self.pieces = pieces
         self.ranks = ranks
-        size = len(symmetries[0])
-        #: Per symmetry, the image of each intersection as a bit.
-        self._images = [[1 << perm[i] for i in range(size)] for perm in symmetries]
-        self._comb = [[comb(i, k) for k in range(pieces + 1)] for i in range(size)]
+        self.symmetries = symmetries
+        self._comb = [[comb(i, k) for k in range(pieces + 1)] for i in range(len(symmetries.bits[0]))]
 
     def __len__(self) -> int:
         return len(self.ranks)
@@ -62,9 +60,7 @@ class EndgameTable:
     def __contains__(self, mask: int) -> bool:
         if mask.bit_count() != self.pieces:
             return False
-        cells = list(members(mask))
-        least = min([sum(map(image.__getitem__, cells)) for image in self._images])
-        rank = colex_rank(least, self._comb)
+        rank = colex_rank(self.symmetries.canonical(mask), self._comb)
         k = bisect_left(self.ranks, rank)
         return k < len(self.ranks) and self.ranks[k] == rank
 
@@ -132,7 +128,7 @@ def decode(game: RemovalPuzzle, data: bytes) -> EndgameTable:
         gaps.byteswap()
     if 0 in gaps[1:]:
         raise ValueError("ranks out of order")
-    return EndgameTable(pieces, array("Q", accumulate(gaps)), game.symmetries)
+    return EndgameTable(pieces, array("Q", accumulate(gaps)), Symmetries(game.symmetries, len(game.locations)))
 
 
 def table_path(name: str) -> Path:

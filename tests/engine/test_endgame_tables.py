@@ -76,7 +76,8 @@ def test_the_shipped_spiral_table_agrees_with_exhaustive_search_through_the_stat
     assert table is not None and table.pieces == 6 and len(table) == 626_679
     rng, memo = random.Random(5), {}
     classes = [unrank(rank, 6) for rank in rng.sample(list(table.ranks), 20)]
-    images = [rng.choice(list(Symmetries(game.symmetries, len(game.locations)).images(mask))) for mask in classes]
+    symmetries = Symmetries(game.symmetries, len(game.locations))
+    images = [rng.choice(list(symmetries.images(mask))) for mask in classes]
     played = {mask for mask in (played_down_to(game, 6, rng) for _ in range(40)) if mask}
     assert all(mask in table for mask in classes + images)
     assert any(mask not in table for mask in played), "the sample should hold lost positions too"
