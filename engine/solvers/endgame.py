@@ -52,7 +52,7 @@ class EndgameTable:
         self.pieces = pieces
         self.ranks = ranks
         self.symmetries = symmetries
-        self._comb = [[comb(i, k) for k in range(pieces + 1)] for i in range(len(symmetries.bits[0]))]
+        self._comb = binomials(len(symmetries.bits[0]), pieces)
 
     def __len__(self) -> int:
         return len(self.ranks)
@@ -65,9 +65,14 @@ class EndgameTable:
         return k < len(self.ranks) and self.ranks[k] == rank
 
 
+def binomials(size: int, pieces: int) -> list[list[int]]:
+    """``comb(i, k)`` at ``[i][k]``, for the ``size`` intersections and up to ``pieces`` pieces."""
+    return [[comb(i, k) for k in range(pieces + 1)] for i in range(size)]
+
+
 def colex_rank(mask: int, table: Sequence[Sequence[int]]) -> int:
-    """The rank of ``mask`` among the bitsets of as many bits, in the order of the bitsets (``table[i][k]`` is
-    ``comb(i, k)``)."""
+    """The rank of ``mask`` among the bitsets of as many bits, in the order of the bitsets (``table`` from
+    ``binomials``)."""
     return sum(table[i][k] for k, i in enumerate(members(mask), 1))
 
 
@@ -104,7 +109,7 @@ def encode(game: RemovalPuzzle, pieces: int, positions: Iterable[int]) -> bytes:
     """A table file of ``positions`` and their images: a header, the board's fingerprint, then the rank of
     each symmetry class, as gaps between them (unsigned 64-bit little-endian), compressed."""
     symmetries = Symmetries(game.symmetries, len(game.locations))
-    table = [[comb(i, k) for k in range(pieces + 1)] for i in range(len(game.locations))]
+    table = binomials(len(game.locations), pieces)
     ranks = sorted({colex_rank(symmetries.canonical(mask), table) for mask in positions})
     gaps = array("Q", (b - a for a, b in zip([0, *ranks], ranks)))
     if sys.byteorder == "big":

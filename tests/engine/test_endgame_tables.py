@@ -16,7 +16,17 @@ from engine.games.crooked_jumps import CrookedJumps
 from engine.games.overpass_spiral import OverPassSpiral
 from engine.games.removal_puzzle import RemovalPuzzleState
 from engine.solvers import Budget
-from engine.solvers.endgame import MAGIC, build, colex_rank, decode, encode, predecessors, shipped_table, table_path
+from engine.solvers.endgame import (
+    MAGIC,
+    binomials,
+    build,
+    colex_rank,
+    decode,
+    encode,
+    predecessors,
+    shipped_table,
+    table_path,
+)
 from engine.solvers.removal import RemovalSearch
 from engine.solvers.symmetry import Symmetries
 from tests.engine.test_removal_hints import GOLDEN, solvable
@@ -86,7 +96,7 @@ def test_the_shipped_spiral_table_agrees_with_exhaustive_search_through_the_stat
 
 
 def test_ranks_follow_the_order_of_the_bitsets():
-    table = [[comb(i, k) for k in range(4)] for i in range(9)]
+    table = binomials(9, 3)
     masks = sorted(sum(1 << i for i in cells) for cells in itertools.combinations(range(9), 3))
     assert [colex_rank(mask, table) for mask in masks] == list(range(comb(9, 3)))
     assert all(unrank(rank, 3) == mask for rank, mask in enumerate(masks))
