@@ -102,14 +102,14 @@ class Program:
 
     def tie(self) -> None:
         """Weights equal under each symmetry: a window's pattern and its image's, a compartment and its image."""
-        where = {window: k for k, window in enumerate(self.cells)}
+        where = {frozenset(window): k for k, window in enumerate(self.cells)}
         for perm in self.perms:
             for c in range(len(perm)):
                 if perm[c] != c:
                     self.equalities.append({self.psi + c: 1, self.psi + perm[c]: -1})
             for k, window in enumerate(self.cells):
                 image = tuple(perm[c] for c in window)
-                m = where[(image[0], *sorted(image[1:]))]
+                m = where[frozenset(image)]
                 for p in range(1 << len(window)):
                     q = self.pattern(m, sum(1 << image[j] for j in range(len(window)) if p >> j & 1))
                     if (k, p) != (m, q):
@@ -162,7 +162,8 @@ class Program:
         for c in self.outside:
             self.rows.append(({self.out + c: -1, self.psi + c: 1, self.lam: -1}, 0.0))
 
-    def solve(self, start: int, dual: bool = False) -> np.ndarray:
+    def objective(self, start: int) -> np.ndarray:
+        """The bound on ``most(TOTAL) - potential(start)``: what the program minimises."""
         objective = np.zeros(self.columns)
         objective[self.lam] = TOTAL
         objective[self.top:self.top + len(self.cells)] = 1
@@ -172,15 +173,21 @@ class Program:
             objective[self.w0[k] + self.pattern(k, start)] -= 1
         for c in members_of(start):
             objective[self.psi + c] -= 1
-        bounds = [(None, None)] * self.columns
+        return objective
+
+    def bounds(self) -> list[tuple[float | None, float | None]]:
+        bounds: list[tuple[float | None, float | None]] = [(None, None)] * self.columns
         for k in range(len(self.cells)):
             bounds[self.w0[k]] = (0, 0)  # an empty window weighs nothing
         for c in self.outside:
             bounds[self.out + c] = (0, None)
-        result = linprog(objective, A_ub=_matrix([r for r, _ in self.rows], self.columns),
+        return bounds
+
+    def solve(self, start: int, dual: bool = False) -> np.ndarray:
+        result = linprog(self.objective(start), A_ub=_matrix([r for r, _ in self.rows], self.columns),
                          b_ub=np.array([b for _, b in self.rows]),
                          A_eq=_matrix(self.equalities, self.columns), b_eq=np.zeros(len(self.equalities)),
-                         bounds=bounds, method="highs")
+                         bounds=self.bounds(), method="highs")
         if result.status != 0:
             raise SystemExit(f"the linear program failed: {result.message}")
         print(f"linear program: surplus at most {result.fun:.4f} pieces over one per step, from the start")
