@@ -28,10 +28,7 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix
 
-from engine.board import CENTER
-from engine.boards import load_board
 from engine.games.groups_of_three import Layout, load_layout
-from engine.geometry import GeometryError
 from engine.solvers.full_house_bound import DATA_FILE, Potential, fingerprint
 
 TOTAL = 40
@@ -40,28 +37,6 @@ SCALE = 1 << 16
 #: Each step's inequality holds with this much to spare, more than the rounding to 1/SCALE can take away
 #: (a constraint has some twenty terms); it costs the bound about MARGIN per step of a solution.
 MARGIN = 1e-3
-
-
-def symmetries(layout: Layout) -> list[tuple[int, ...]]:
-    """The board's quarter turns and mirrors as permutations of the compartments that keep every side and group."""
-    board = load_board("overpass")
-    sides = {(i, j) for i, near in enumerate(layout.adjacent) for j in near}
-    groups = {frozenset(g) for g in layout.groups}
-    found = []
-    for a, b, swap in itertools.product((1, -1), (1, -1), (False, True)):
-        try:
-            perm = []
-            for face in layout.faces:
-                x, y = board.centre if face == CENTER else board.places[face].xy
-                x, y = (y, x) if swap else (x, y)
-                perm.append(layout.index[board.face_at((a * x, b * y))])
-        except GeometryError:
-            continue
-        if (len(set(perm)) == len(perm) and {(perm[i], perm[j]) for i, j in sides} == sides
-                and {frozenset(perm[c] for c in g) for g in groups} == groups
-                and {perm[c] for c in layout.no_rest} == layout.no_rest):
-            found.append(tuple(perm))
-    return found
 
 
 def windows(layout: Layout) -> list[tuple[int, ...]]:
@@ -234,7 +209,7 @@ def main() -> None:
     args = parser.parse_args()
     began = time.perf_counter()
     layout = load_layout()
-    program = Program(layout, windows(layout), symmetries(layout))
+    program = Program(layout, windows(layout), list(layout.symmetries))
     program.tie()
     program.steps()
     program.end()

@@ -17,6 +17,7 @@ few bit operations and a snapshot is a few tuples.
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -91,6 +92,29 @@ class Layout:
     def max_adds_per_step(self) -> int:
         """The most reserve pieces one step can bring in (a search bound)."""
         return max(len(pairs) for i, pairs in enumerate(self.groups_at) if i != self.center)
+
+    @cached_property
+    def symmetries(self) -> tuple[tuple[int, ...], ...]:
+        """The board's quarter turns and mirrors, the identity first, as permutations of the compartments; only
+        those that keep every side, every group and where no piece may rest (a layout need not be symmetric)."""
+        board = load_board("overpass")
+        sides = {(i, j) for i, near in enumerate(self.adjacent) for j in near}
+        groups = {frozenset(g) for g in self.groups}
+        found = []
+        for a, b, swap in itertools.product((1, -1), (1, -1), (False, True)):  # the identity first
+            try:
+                perm = []
+                for face in self.faces:
+                    x, y = board.centre if face == CENTER else board.places[face].xy
+                    x, y = (y, x) if swap else (x, y)
+                    perm.append(self.index[board.face_at((a * x, b * y))])
+            except GeometryError:
+                continue
+            if (len(set(perm)) == len(perm) and {(perm[i], perm[j]) for i, j in sides} == sides
+                    and {frozenset(perm[c] for c in g) for g in groups} == groups
+                    and {perm[c] for c in self.no_rest} == self.no_rest):
+                found.append(tuple(perm))
+        return tuple(found)
 
 
 def _place(board: LineBoard, where: str, raw: object) -> str:

@@ -34,6 +34,7 @@ from engine.games.full_house import FullHouse, FullHouseState
 from engine.games.groups_of_three import Add, Layout, Step
 from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, known_rest, plural
 from engine.solvers.full_house_bound import shipped_potential
+from engine.solvers.symmetry import Symmetries
 
 #: A step (source, target) with the compartments filled by the adds it triggered.
 Action = tuple[int, int, tuple[int, ...]]
@@ -202,6 +203,46 @@ class _Search:
                     g_of[child] = g + 1
                     parent[child] = (key, action)
                     buckets.setdefault(g + 1 + space.heuristic(child >> 7), []).append((g + 1, child))
+
+
+    def exhaust(self, bound: int, cap: int) -> str:
+        """Whether a way of at most ``bound`` steps exists, settled by seeing every position one could pass.
+
+        Breadth first, the positions whose steps so far plus the heuristic are within ``bound``,
+        one per symmetry class (a position with a piece in a transit space is kept as it stands).
+        Memory goes on the positions kept, not on every child generated as in A*, so this reaches
+        bounds A* runs out of memory before.  Returns "solved" (a position holding every piece was
+        reached), "none" (no such way exists), "memory" (over ``cap`` positions) or "time";
+        ``explored`` counts the positions expanded.
+        """
+        space = self.space
+        symmetries = Symmetries(space.layout.symmetries, len(space.layout.faces))
+
+        def canonical(key: int) -> int:
+            return key if key & 127 else symmetries.canonical(key >> 7) << 7
+
+        seen = {canonical(self.start)}
+        layer = list(seen)
+        for steps in range(bound + 1):
+            following: list[int] = []
+            for key in layer:
+                if (key >> 7).bit_count() == space.total:
+                    return "solved"
+                for child, _ in space.successors(key, every_subset=True):
+                    if steps + 1 + space.heuristic(child >> 7) <= bound:
+                        child = canonical(child)
+                        if child not in seen:
+                            seen.add(child)
+                            following.append(child)
+                self.explored += 1
+                if not self.explored & 1023:
+                    if self.budget.spent():
+                        return "time"
+                    if len(seen) > cap:
+                        return "memory"
+                    self.report(f"every way of {bound} steps or fewer")
+            layer = following
+        return "none"
 
 
 def _path(layers: list[dict[int, tuple[int, Action] | None]], goal: int) -> list[Action]:

@@ -9,8 +9,8 @@ import pytest
 
 from engine.games.full_house import FullHouse
 from engine.games.groups_of_three import Layout, Step
-from engine.solvers import LINES, SOLVERS, Hint, Progress, SolverError, solver
-from engine.solvers.full_house import hint, solve
+from engine.solvers import LINES, SOLVERS, Budget, Hint, Progress, SolverError, solver
+from engine.solvers.full_house import _key, _Search, _Space, hint, solve
 from firmware_host.cli import main
 from firmware_host.commands.solve import ProgressLine
 
@@ -251,3 +251,31 @@ def test_a_hint_at_the_start_follows_the_shipped_line():
     found = hint(FullHouse().new_initial_state(), time_limit=0.0)  # no time to search: the line answers
     assert found.moves == tuple(SHIPPED["moves"])
     assert found.explanation == "36 more moves to all 40 pieces on the board (the fewest found)"
+
+
+def exhaust(pieces, bound, cap=1_000_000, seconds=120.0):
+    """How ``_Search.exhaust`` ends for every way of at most ``bound`` steps from the start of ``pieces``."""
+    state = FullHouse(pieces=pieces).new_initial_state()
+    space = _Space(state.layout, pieces)
+    return _Search(space, _key(state.occupied, state.transit), Budget(seconds), None).exhaust(bound, cap)
+
+
+@pytest.mark.parametrize("pieces", [5, 6, 7, 8])
+def test_every_way_within_a_bound_is_exhausted_as_brute_force_counts(pieces):
+    fewest = fewest_moves_by_brute_force(FullHouse(pieces=pieces))
+    assert exhaust(pieces, fewest - 1) == "none"
+    assert exhaust(pieces, fewest) == "solved"
+
+
+def test_exhausting_the_full_puzzle_stops_at_its_caps_proving_nothing():
+    assert exhaust(40, 33, cap=100) == "memory"
+    assert exhaust(40, 33, seconds=0.0) == "time"
+
+
+def test_the_layout_symmetries_are_the_square_s_eight_and_keep_every_side_and_group():
+    layout = FullHouse().new_initial_state().layout
+    assert len(layout.symmetries) == 8 and layout.symmetries[0] == tuple(range(len(layout.faces)))
+    for perm in layout.symmetries:
+        assert sorted(sorted(perm[j] for j in layout.adjacent[i]) for i in range(len(perm))) == sorted(
+            sorted(layout.adjacent[perm[i]]) for i in range(len(perm)))
+        assert {frozenset(perm[c] for c in group) for group in layout.groups} == set(map(frozenset, layout.groups))
