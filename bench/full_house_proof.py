@@ -52,7 +52,7 @@ def main() -> None:
         began = time.perf_counter()
         ending = search.exhaust(bound, args.positions)
         seconds = time.perf_counter() - began
-        seen = f"{search.explored:,} positions (symmetric ones counted once), {seconds:.0f} s"
+        seen = f"{search.explored:,} positions, symmetric ones counted once, {seconds:.0f} s"
         if ending == "solved":
             print(f"{bound} moves bring all {args.pieces} pieces onto the board, and no fewer ({seen})")
             return
@@ -60,8 +60,8 @@ def main() -> None:
             print(f"no way of {bound} moves or fewer: at least {bound + 1} proved ({seen})")
             bound += 1
             continue
-        print(f"every way of {bound} moves or fewer: stopped at the cap of {args.positions:,} positions ({seen}); "
-              f"at least {bound} proved")
+        print(f"ways of {bound} moves or fewer: stopped on reaching {args.positions:,} positions, {search.explored:,} "
+              f"of them expanded ({seconds:.0f} s); at least {bound} proved")
         return
 
 

@@ -101,7 +101,7 @@ class Layout:
         sides = {(i, j) for i, near in enumerate(self.adjacent) for j in near}
         groups = {frozenset(g) for g in self.groups}
         found = []
-        for a, b, swap in itertools.product((1, -1), (1, -1), (False, True)):  # the identity first
+        for a, b, swap in itertools.product((1, -1), (1, -1), (False, True)):
             try:
                 perm = []
                 for face in self.faces:

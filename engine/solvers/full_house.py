@@ -18,6 +18,9 @@ Two searches share the time limit:
   lower bound, reaching a goal proves it optimal, and running out of nodes proves no
   solution exists.  A* tries every subset of the adds, since leaving a compartment empty may help;
 * if A* cannot finish in half the time, wider beams use the rest to improve the upper bound.
+
+``_Search.exhaust`` settles a bound for good (``bench/full_house_proof.py``): every position a
+way within it could pass, breadth first, one per symmetry class.
 """
 
 from __future__ import annotations
@@ -203,7 +206,6 @@ class _Search:
                     g_of[child] = g + 1
                     parent[child] = (key, action)
                     buckets.setdefault(g + 1 + space.heuristic(child >> 7), []).append((g + 1, child))
-
 
     def exhaust(self, bound: int, cap: int) -> str:
         """Whether a way of at most ``bound`` steps exists, settled by seeing every position one could pass.
