@@ -23,6 +23,7 @@ import argparse
 import itertools
 import json
 import time
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 from scipy.optimize import linprog
@@ -90,37 +91,51 @@ class Program:
                     if (k, p) != (m, q):
                         self.equalities.append({self.w0[k] + p: 1, self.w0[m] + q: -1})
 
-    def steps(self) -> None:
-        """``adds - 1 <= change`` for one step of each symmetric set, every pattern around it and choice of adds."""
-        layout, seen = self.layout, set()
+    def step_kinds(self) -> list[tuple[int, int]]:
+        """One step (source, target) of each symmetric set, none into or out of the Center Square."""
+        layout = self.layout
         steps = {min((perm[a], perm[b]) for perm in self.perms)
                  for a in range(len(layout.faces)) for b in layout.adjacent[a]}
-        for s, x in sorted(steps):
-            if layout.center in (s, x):
-                continue
-            near = {s, x, *(c for pair in layout.groups_at[x] for c in pair)}
+        return [(s, x) for s, x in sorted(steps) if layout.center not in (s, x)]
+
+    def choices(self, s: int, x: int, cells: list[int]) -> Iterator[tuple[int, int, tuple[int, ...]]]:
+        """For the step ``s``-``x``, each pattern of ``cells`` with each choice of its adds: before, after, adds."""
+        for bits in range(1 << len(cells)):
+            before = 1 << s | sum(1 << c for j, c in enumerate(cells) if bits >> j & 1)
+            moved = before ^ (1 << s) ^ (1 << x)
+            targets = self.layout.add_targets(moved, x)
+            for n in range(len(targets) + 1):
+                for adds in itertools.combinations(targets, n):
+                    yield before, moved | sum(1 << c for c in adds), adds
+
+    def row(self, s: int, x: int, before: int, after: int, adds: tuple[int, ...],
+            windows: Iterable[int]) -> dict[int, float]:
+        """The left side of ``adds - 1 <= change`` in the program's form (``row . columns <= 1 - adds``), for the
+        step ``s``-``x`` from ``before`` to ``after``; ``windows``: those whose pattern may change."""
+        row: dict[int, float] = {self.psi + s: 1, self.psi + x: -1}
+        for c in adds:  # an add may refill s
+            row[self.psi + c] = row.get(self.psi + c, 0) - 1
+        for k in windows:
+            p, q = self.pattern(k, before), self.pattern(k, after)
+            if p != q:
+                row[self.w0[k] + p] = row.get(self.w0[k] + p, 0) + 1
+                row[self.w0[k] + q] = row.get(self.w0[k] + q, 0) - 1
+        return row
+
+    def steps(self) -> None:
+        """``adds - 1 <= change`` for one step of each symmetric set, every pattern around it and choice of adds."""
+        seen = set()
+        for s, x in self.step_kinds():
+            near = {s, x, *(c for pair in self.layout.groups_at[x] for c in pair)}
             touched = sorted({k for c in near for k in self.windows_at.get(c, ())})
-            others = sorted(({c for k in touched for c in self.cells[k]} | near) - {s, x, layout.center})
-            for bits in range(1 << len(others)):
-                before = 1 << s | sum(1 << c for j, c in enumerate(others) if bits >> j & 1)
-                moved = before ^ (1 << s) ^ (1 << x)
-                targets = layout.add_targets(moved, x)
-                for n in range(len(targets) + 1):
-                    for adds in itertools.combinations(targets, n):
-                        after = moved | sum(1 << c for c in adds)
-                        row: dict[int, float] = {self.psi + s: 1, self.psi + x: -1}
-                        for c in adds:  # an add may refill s
-                            row[self.psi + c] = row.get(self.psi + c, 0) - 1
-                        for k in touched:
-                            p, q = self.pattern(k, before), self.pattern(k, after)
-                            if p != q:
-                                row[self.w0[k] + p] = row.get(self.w0[k] + p, 0) + 1
-                                row[self.w0[k] + q] = row.get(self.w0[k] + q, 0) - 1
-                        key = (tuple(sorted((c, v) for c, v in row.items() if v)), 1 - n)
-                        if key not in seen:
-                            seen.add(key)
-                            self.rows.append((dict(key[0]), 1 - n - MARGIN))
-                            self.steps_of_rows.append((s, x, before, adds))
+            others = sorted(({c for k in touched for c in self.cells[k]} | near) - {s, x, self.layout.center})
+            for before, after, adds in self.choices(s, x, others):
+                row = self.row(s, x, before, after, adds, touched)
+                key = (tuple(sorted((c, v) for c, v in row.items() if v)), 1 - len(adds))
+                if key not in seen:
+                    seen.add(key)
+                    self.rows.append((dict(key[0]), 1 - len(adds) - MARGIN))
+                    self.steps_of_rows.append((s, x, before, adds))
 
     def end(self) -> None:
         """The bound on the potential at the end: per window, its best pattern less lam per piece (shared)."""

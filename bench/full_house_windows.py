@@ -25,7 +25,6 @@ Run: ``.venv/bin/python bench/full_house_windows.py [--groups N ...]`` (default 
 from __future__ import annotations
 
 import argparse
-import itertools
 import time
 from typing import NamedTuple
 
@@ -95,12 +94,8 @@ class CuttingPlanes:
 
     def _kinds(self) -> list[StepKind]:
         program, layout = self.program, self.program.layout
-        steps = {min((perm[a], perm[b]) for perm in program.perms)
-                 for a in range(len(layout.faces)) for b in layout.adjacent[a]}
         kinds = []
-        for s, x in sorted(steps):
-            if layout.center in (s, x):
-                continue
+        for s, x in program.step_kinds():
             near = {s, x, *(c for pair in layout.groups_at[x] for c in pair)} - {layout.center}
             core = sorted(near - {s, x})
             touched = sorted({k for c in near for k in program.windows_at.get(c, ())})
@@ -115,15 +110,7 @@ class CuttingPlanes:
                         if c in program.cells[k]:
                             bits[i] |= (patterns >> j & 1) << program.cells[k].index(c)
                 clusters.append(Cluster(ks, others, bits))
-            choices = []
-            for pattern in range(1 << len(core)):
-                before = 1 << s | sum(1 << c for j, c in enumerate(core) if pattern >> j & 1)
-                moved = before ^ (1 << s) ^ (1 << x)
-                targets = layout.add_targets(moved, x)
-                for n in range(len(targets) + 1):
-                    for adds in itertools.combinations(targets, n):
-                        choices.append((before, moved | sum(1 << c for c in adds), adds))
-            kinds.append(StepKind(s, x, clusters, choices))
+            kinds.append(StepKind(s, x, clusters, list(program.choices(s, x, core))))
         return kinds
 
     def solve(self, start: int) -> tuple[float, np.ndarray]:
@@ -163,22 +150,11 @@ class CuttingPlanes:
                     change += least[worst]
                     around |= sum(1 << c for j, c in enumerate(cluster.others) if worst >> j & 1)
                 if change < len(adds) - 1 + MARGIN - TOLERANCE:
-                    program.rows.append(self._row(kind, before | around, after | around, adds))
+                    windows = [k for cluster in kind.clusters for k in cluster.windows]
+                    row = program.row(kind.source, kind.target, before | around, after | around, adds, windows)
+                    program.rows.append((row, 1 - len(adds) - MARGIN))
                     added += 1
         return added
-
-    def _row(self, kind: StepKind, before: int, after: int, adds: tuple[int, ...]) -> tuple[dict[int, float], float]:
-        """``adds - 1 + MARGIN <= change`` for one whole pattern, in the program's form (as Program.steps)."""
-        program = self.program
-        row: dict[int, float] = {program.psi + kind.source: 1, program.psi + kind.target: -1}
-        for c in adds:
-            row[program.psi + c] = row.get(program.psi + c, 0) - 1
-        for k in {k for cluster in kind.clusters for k in cluster.windows}:
-            p, q = program.pattern(k, before), program.pattern(k, after)
-            if p != q:
-                row[program.w0[k] + p] = row.get(program.w0[k] + p, 0) + 1
-                row[program.w0[k] + q] = row.get(program.w0[k] + q, 0) - 1
-        return row, 1 - len(adds) - MARGIN
 
 
 def main() -> None:
