@@ -16,6 +16,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 START_TIMEOUT_S = 10.0
 
@@ -43,8 +44,10 @@ class Mosquitto:
     """One broker process, started again on the same port after a kill."""
 
     def __init__(self, folder: Path, *, persistence: bool = False, password_file: Path | None = None,
-                 acl_file: Path | None = None, tls: tuple[Path, Path] | None = None) -> None:
-        """``tls``: the server's certificate and key files, for a TLS listener only."""
+                 acl_file: Path | None = None, tls: tuple[Path, Path] | None = None,
+                 client_ca: Path | None = None) -> None:
+        """``tls``: the server's certificate and key files, for a TLS listener only; ``client_ca``: with it,
+        the listener asks each client for a certificate this authority signed."""
         self.binary = find_mosquitto()
         if self.binary is None:
             raise FileNotFoundError("mosquitto is not installed: apt-get install mosquitto")
@@ -63,6 +66,8 @@ class Mosquitto:
             lines.append(f"acl_file {acl_file}")
         if tls:
             lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
+        if client_ca:
+            lines += [f"cafile {client_ca}", "require_certificate true"]
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n", encoding="utf-8")
         self.process: subprocess.Popen | None = None
@@ -188,19 +193,33 @@ def passwords(folder: Path, users: dict[str, str]) -> Path:
     return path
 
 
-def certificates(folder: Path) -> tuple[Path, Path, Path]:
-    """A certificate authority and a server certificate for 127.0.0.1 signed by it, made by openssl:
-    (the authority's certificate, the server's certificate, the server's key)."""
+class Certificates(NamedTuple):
+    """A certificate authority, and a broker's and a board's certificates it signed, with their keys."""
+
+    ca: Path
+    server: Path
+    server_key: Path
+    client: Path
+    client_key: Path
+
+
+def certificates(folder: Path) -> Certificates:
+    """A certificate authority, a server certificate for 127.0.0.1 and a client certificate for alice, both
+    signed by it, made by openssl in ``folder`` (elliptic-curve keys: quick to make)."""
     ca, ca_key = folder / "ca.crt", folder / "ca.key"
-    server, server_key, request = folder / "server.crt", folder / "server.key", folder / "server.csr"
-    extensions = folder / "server.ext"
-    extensions.write_text("subjectAltName = IP:127.0.0.1\n", encoding="utf-8")
-    for command in (
-        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=gameboard test CA",
-         "-keyout", ca_key, "-out", ca],
-        ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", server_key, "-out", request],
-        ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-days", "2",
-         "-extfile", extensions, "-out", server],
-    ):
+    made = Certificates(ca, folder / "server.crt", folder / "server.key", folder / "alice.crt", folder / "alice.key")
+    new_key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    commands = [["req", "-x509", *new_key, "-days", "2", "-subj", "/CN=gameboard test CA", "-keyout", ca_key,
+                 "-out", ca]]
+    for certificate, key, subject, extension in ((made.server, made.server_key, "/CN=127.0.0.1",
+                                                  "subjectAltName = IP:127.0.0.1"),
+                                                 (made.client, made.client_key, "/CN=alice",
+                                                  "extendedKeyUsage = clientAuth")):
+        request, extensions = certificate.with_suffix(".csr"), certificate.with_suffix(".ext")
+        extensions.write_text(extension + "\n", encoding="utf-8")
+        commands += [["req", *new_key, "-subj", subject, "-keyout", key, "-out", request],
+                     ["x509", "-req", "-in", request, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial", "-days", "2",
+                      "-extfile", extensions, "-out", certificate]]
+    for command in commands:
         subprocess.run(["openssl", *map(str, command)], check=True, capture_output=True)
-    return ca, server, server_key
+    return made

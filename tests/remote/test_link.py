@@ -51,13 +51,32 @@ def test_a_participant_logs_in_with_its_password_and_a_wrong_one_is_refused(tmp_
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed: apt-get install openssl")
 def test_a_participant_connects_over_tls_trusting_the_given_authority(tmp_path, make_mosquitto, broker_tools):
-    authority, certificate, key = broker_tools.certificates(tmp_path)
-    mosquitto = make_mosquitto(tls=(certificate, key))
-    link = Link(Broker("127.0.0.1", mosquitto.port, tls=True, ca_file=authority), "g1", "alice")
+    made = broker_tools.certificates(tmp_path)
+    mosquitto = make_mosquitto(tls=(made.server, made.server_key))
+    link = Link(Broker("127.0.0.1", mosquitto.port, tls=True, ca_file=made.ca), "g1", "alice")
     try:
         assert Presence("alice", True) in Heard(link).wait(Presence)
     finally:
         link.close()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed: apt-get install openssl")
+def test_a_board_shows_its_client_certificate_to_a_broker_that_asks_for_one(tmp_path, make_mosquitto, broker_tools):
+    made = broker_tools.certificates(tmp_path)
+    mosquitto = make_mosquitto(tls=(made.server, made.server_key), client_ca=made.ca)
+    anonymous = Link(Broker("127.0.0.1", mosquitto.port, tls=True, ca_file=made.ca), "g1", "bob")
+    alice = Link(Broker("127.0.0.1", mosquitto.port, tls=True, ca_file=made.ca, cert_file=made.client,
+                     key_file=made.client_key), "g1", "alice")
+    try:
+        assert Presence("alice", True) in Heard(alice).wait(Presence)
+        deadline = time.monotonic() + 10
+        while not anonymous.problem:  # the handshake without a certificate fails
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert not anonymous.connected and anonymous.problem.startswith(f"the broker mqtts://127.0.0.1:{mosquitto.port} cannot be reached")
+    finally:
+        alice.close()
+        anonymous.close()
 
 
 def test_a_broker_that_is_not_there_is_said_and_tried_again(tmp_path, make_mosquitto):
