@@ -42,7 +42,8 @@ Example (``systemd/gameboard.toml`` is the documented one)::
     broker = "mqtts://broker.example:8883"
     game = "friday"
     name = "alice"
-    password = "..."                # the broker's password for alice
+    password_file = "broker.password"   # the broker's password for alice (or password = "...": then this file
+                                        # is a secret too, readable by the board's user alone)
 """
 
 from __future__ import annotations
@@ -137,7 +138,10 @@ SECTIONS: dict[str, dict[str, Setting]] = {
         "name": Setting((str,), None, 'give this board\'s name in the game (its broker user), e.g. name = "alice"',
                         required=True),
         "username": Setting((str,), None, 'give the broker\'s user name, e.g. username = "alice" (default: name)'),
-        "password": Setting((str,), None, 'give the broker\'s password as a string'),
+        "password": Setting((str,), None, 'give the broker\'s password as a string, or password_file',
+                            lambda v: v != ""),
+        "password_file": Setting((str,), None, 'give the file holding the broker\'s password alone on one line, '
+                                               'e.g. password_file = "broker.password"'),
         "ca_file": Setting((str,), None, 'give the certificate authority file for mqtts://, e.g. ca_file = "ca.crt"'),
         "cert_file": Setting((str,), None, 'give this board\'s certificate file, e.g. cert_file = "alice.crt"'),
         "key_file": Setting((str,), None, 'give this board\'s key file, e.g. key_file = "alice.key"'),
@@ -175,6 +179,9 @@ class RemoteConfig:
     broker: Broker
     game: str
     name: str
+    #: The files holding a secret, by the key that names them ("password": this file): none may be readable
+    #: by other users.
+    secrets: dict[str, Path] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -493,6 +500,7 @@ def _check_seats(problems: Problems, name: str, options: dict[str, Any], texts: 
 def _check_remote(problems: Problems, values: dict[str, Any], seats: tuple[Seat, ...],
                   base: Path) -> RemoteConfig | None:
     """The [remote] section: a broker address that can work, names fit for topics, a seat held elsewhere."""
+    from firmware_host.remote.credentials import CredentialError, tls_context
     from firmware_host.remote.link import LinkError
     from firmware_host.remote.protocol import NAME
 
@@ -510,15 +518,55 @@ def _check_remote(problems: Problems, values: dict[str, Any], seats: tuple[Seat,
     if values["broker"] is None or not found or values["game"] is None or values["name"] is None:
         return None
     files = {key: base / values[key] for key in ("ca_file", "cert_file", "key_file") if values[key]}
+    password, secrets = _remote_password(problems, values, base)
     try:
-        broker = Broker.parse(values["broker"], username=values["username"] or values["name"],
-                              password=values["password"], **files)
+        broker = Broker.parse(values["broker"], username=values["username"] or values["name"], password=password,
+                              **files)
     except LinkError as exc:
         problems.add("remote.broker", str(exc))
         return None
     if files and not broker.tls:
         problems.add("remote.broker", "certificate files are for TLS: write the broker as mqtts://")
-    return RemoteConfig(broker, values["game"], values["name"])
+    elif broker.tls:
+        try:
+            tls_context(broker.ca_file, broker.cert_file, broker.key_file)
+        except CredentialError as exc:
+            for key, problem in exc.problems:
+                problems.add(f"remote.{key}", problem)
+    if broker.cert_file is not None:  # the client's private key: in key_file, else beside its certificate
+        holder = "key_file" if broker.key_file else "cert_file"
+        secrets[holder] = files[holder]
+    return RemoteConfig(broker, values["game"], values["name"], secrets)
+
+
+def _remote_password(problems: Problems, values: dict[str, Any], base: Path) -> tuple[str | None, dict[str, Path]]:
+    """The broker's password, from ``password`` or read from ``password_file``, and the file it was in."""
+    from firmware_host.remote.credentials import CredentialError, read_password
+
+    if values["password_file"] is None:
+        password = values["password"]
+        return password, ({} if password is None else {"password": problems.path})
+    path = base / values["password_file"]
+    if values["password"] is not None:
+        problems.add("remote.password_file", "give the password one way: password_file or password, not both")
+    try:
+        return read_password(path), {"password_file": path}
+    except CredentialError as exc:
+        problems.add("remote.password_file", exc.problems[0][1])
+        return None, {}
+
+
+def secret_warnings(config: Config) -> list[str]:
+    """``FILE:LINE: key: warning`` for each file holding a secret of the configuration that other users can read."""
+    from firmware_host.remote.credentials import exposure
+
+    if config.remote is None:
+        return []
+    held = {"password": "the broker's password", "password_file": "the broker's password",
+            "cert_file": "this board's private key", "key_file": "this board's private key"}
+    return [_located(config.path, config.lines, f"remote.{key}", f"{warning} (the service's files: "
+                                                                   f"chown root:gameboard {path}; chmod 0640 {path})")
+            for key, path in config.remote.secrets.items() if (warning := exposure(path, held[key]))]
 
 
 def _check_driver(problems: Problems, section: DriverConfig, board: str | None) -> None:

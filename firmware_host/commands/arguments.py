@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.boards import board_names
 from engine.errors import GameboardError
 from engine.registry import GAMES, game_class
+
+if TYPE_CHECKING:
+    from firmware_host.remote.link import Broker
 
 BOARD_HELP = "a board (`gameboard board list`), or a game: the board it is played on"
 
@@ -66,15 +70,61 @@ def add_page_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup
 
 
 def add_broker_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGroup, who: str) -> None:
-    """How a command logs in to a remote game's broker: --name, --username, --password, --ca-file, --wait."""
+    """How a command logs in to a remote game's broker: --name, --username, --password-file, --ca-file, --wait
+    (``broker_address`` reads them)."""
     parser.add_argument("--name", help=f"{who}'s name in the remote game (its broker user by default)")
     parser.add_argument("--username", help="the broker's user name, if not --name")
-    parser.add_argument("--password", help="the broker's password (or in the URL)")
-    parser.add_argument("--ca-file", type=Path, help="with mqtts://: the certificate authority to trust")
+    parser.add_argument("--password-file", type=Path, metavar="FILE",
+                        help="the file holding the broker's password alone on one line, readable by you alone "
+                             "(chmod 600 FILE)")
+    parser.add_argument("--password", nargs="?", action=CommandLinePassword, help=argparse.SUPPRESS)
+    parser.add_argument("--ca-file", type=Path, metavar="FILE",
+                        help="with mqtts://: the certificate authority to trust (PEM)")
     from firmware_host.remote.join import JOIN_WAIT_S
 
     parser.add_argument("--wait", type=float, default=JOIN_WAIT_S, metavar="SECONDS",
                         help=f"how long to wait for the game on the broker (default {JOIN_WAIT_S:g})")
+
+
+class CommandLinePassword(argparse.Action):
+    """``--password``, refused: ``ps`` shows a command line, password and all, to every user of the machine."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        parser.error("--password: a password on the command line is shown to every user of this machine by `ps`; "
+                     "write it alone in a file only you can read (chmod 600 FILE) and give --password-file FILE")
+
+
+#: The options of ``add_broker_arguments`` naming each file that logs in.
+FILE_OPTIONS = {"password_file": "--password-file", "ca_file": "--ca-file"}
+
+
+def broker_address(args: argparse.Namespace, url: str) -> tuple[Broker, str]:
+    """The broker and the game of ``url``, logged in as ``add_broker_arguments`` says: the password file read
+    and the authority loaded now, so that a bad file is a one-line error, not a failure to connect."""
+    from firmware_host.remote.credentials import CredentialError, exposure, read_password, tls_context
+    from firmware_host.remote.link import LinkError, game_address
+
+    username = args.username or args.name
+    try:
+        password = None
+        if args.password_file is not None:
+            if username is None:
+                raise GameboardError("--password-file needs a user: give --name (or --username)")
+            password = read_password(args.password_file)
+            warning = exposure(args.password_file, "the broker's password")
+            if warning:
+                print(f"gameboard: warning: --password-file: {warning}", file=sys.stderr, flush=True)
+        broker, game = game_address(url, username=username, password=password, ca_file=args.ca_file)
+        if broker.ca_file is not None and not broker.tls:
+            raise GameboardError("--ca-file is for TLS: write the broker as mqtts://")
+        if broker.tls:
+            tls_context(broker.ca_file)
+    except CredentialError as exc:
+        raise GameboardError("; ".join(f"{FILE_OPTIONS[key]}: {problem}" for key, problem in exc.problems)) from None
+    except LinkError as exc:
+        raise GameboardError(str(exc)) from None
+    return broker, game
 
 
 def game_options(pairs: list[str]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from engine.errors import GameboardError
 from engine.registry import GAMES, game_class
 from firmware_host.commands.arguments import add_page_arguments
 from firmware_host.commands.sim import DEFAULT_PORT, state_dir
-from firmware_host.config import Config
+from firmware_host.config import Config, secret_warnings
 from firmware_host.validation import cannot_write, checked_config
 from wiring.model import Wiring
 
@@ -57,6 +57,8 @@ def run_daemon(args: argparse.Namespace) -> int:
                              'e.g. seats = ["human", "computer"]')
     config = checked_config(mock_config(args.mock, args.seats) if args.mock else args.config or default_config())
     wiring = config.load_wiring()
+    for warning in secret_warnings(config):
+        print(f"gameboard: warning: {warning}", file=sys.stderr, flush=True)
     if args.check:
         print(f"{config.path}: ok: {describe(config, wiring)}")
         return 0

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameboardError
 from engine.registry import GAMES
-from firmware_host.commands.arguments import add_broker_arguments, add_page_arguments
+from firmware_host.commands.arguments import add_broker_arguments, add_page_arguments, broker_address
 from firmware_host.remote.protocol import ProtocolError, check_name
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--journal", type=Path, help="the game journal (default: in ~/.local/state/gameboard)")
     remote = sim.add_argument_group("remote play", "play a game through an MQTT broker (docs/remote.md)")
     remote.add_argument("--join", metavar="URL",
-                        help="the game on the broker, mqtt://[USER[:PASSWORD]@]HOST[:PORT]/GAME (mqtts:// for TLS): "
+                        help="the game on the broker, mqtt://[USER@]HOST[:PORT]/GAME (mqtts:// for TLS): "
                              "with --seats naming remote:NAME seats, this page hosts GAME; without, it joins the "
                              "game its host set up and plays the seats held by --name")
     add_broker_arguments(remote, "this page")
@@ -85,16 +85,14 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Part
     joined; the participant, the game, its options and the seats."""
     from engine.registry import game_class
     from firmware_host.remote.join import host, join
-    from firmware_host.remote.link import LinkError, game_address
     from firmware_host.seats import parse_seats
 
     if not args.name:
         raise GameboardError("--join needs --name: this page's name in the game (e.g. --name bob)")
+    broker, game_id = broker_address(args, args.join)
     try:
-        broker, game_id = game_address(args.join, username=args.username or args.name, password=args.password,
-                                       ca_file=args.ca_file)
         check_name(args.name, "--name")
-    except (LinkError, ProtocolError) as exc:
+    except ProtocolError as exc:
         raise GameboardError(str(exc)) from None
     if any(seat.startswith("remote:") for seat in args.seats):
         game = game_class(args.game)(**options)

@@ -7,14 +7,14 @@ import asyncio
 import secrets
 
 from engine.errors import GameboardError
-from firmware_host.commands.arguments import add_broker_arguments, add_page_arguments
+from firmware_host.commands.arguments import add_broker_arguments, add_page_arguments, broker_address
 from firmware_host.commands.sim import DEFAULT_PORT
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     watch = subparsers.add_parser("watch", help="follow a remote game in the browser, read-only",
                                   description="Follow a game played through an MQTT broker (docs/remote.md).")
-    watch.add_argument("game", metavar="URL", help="the game: mqtt://[USER[:PASSWORD]@]HOST[:PORT]/GAME "
+    watch.add_argument("game", metavar="URL", help="the game: mqtt://[USER@]HOST[:PORT]/GAME "
                                                    "(mqtts:// for TLS)")
     add_broker_arguments(watch, "this spectator")
     add_page_arguments(watch, DEFAULT_PORT)
@@ -23,7 +23,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_watch(args: argparse.Namespace) -> int:
     from firmware_host.remote.join import join
-    from firmware_host.remote.link import LinkError, game_address
     from firmware_host.remote.protocol import ProtocolError, check_name
     from firmware_host.remote.spectator import Spectator
     from firmware_host.web.serve import Listener
@@ -31,10 +30,9 @@ def run_watch(args: argparse.Namespace) -> int:
     name = args.name or f"watcher-{secrets.token_hex(3)}"
     try:
         check_name(name, "--name")
-        broker, game_id = game_address(args.game, username=args.username or args.name, password=args.password,
-                                       ca_file=args.ca_file)
-    except (LinkError, ProtocolError) as exc:
+    except ProtocolError as exc:
         raise GameboardError(str(exc)) from None
+    broker, game_id = broker_address(args, args.game)
     listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
     print(f"gameboard: watching {game_id} on {broker}...", flush=True)
     participant, game, _ = join(broker, game_id, name, wait=args.wait)

@@ -10,15 +10,15 @@ arrived since the last call, parsed; the scan loop calls it and never waits.
 from __future__ import annotations
 
 import queue
-import ssl
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from engine.errors import GameboardError
+from firmware_host.remote.credentials import tls_context
 from firmware_host.remote.protocol import (
     NAME,
     Header,
@@ -38,6 +38,8 @@ KEEPALIVE_S = 5
 RECONNECT_DELAYS = (1, 4)
 #: How long closing waits for the broker to acknowledge what was published (seconds).
 CLOSE_WAIT_S = 2.0
+#: Where a password goes instead of a command line or an address, which `ps` and logs show.
+PASSWORD_PLACES = "[remote] password_file or password in the configuration, --password-file FILE on a command line"
 
 
 class LinkError(GameboardError, ValueError):
@@ -46,13 +48,14 @@ class LinkError(GameboardError, ValueError):
 
 @dataclass(frozen=True)
 class Broker:
-    """Where the broker is and how to log in: ``mqtt://[user[:password]@]host[:port]`` (``mqtts://`` for TLS)."""
+    """Where the broker is and how to log in: ``mqtt://[user@]host[:port]`` (``mqtts://`` for TLS); the
+    password comes apart, never in the address."""
 
     host: str
     port: int = DEFAULT_PORT
     tls: bool = False
     username: str | None = None
-    password: str | None = None
+    password: str | None = field(default=None, repr=False)
     #: TLS: the certificate authority to trust (None: the system's), and a client certificate if the broker asks.
     ca_file: Path | None = None
     cert_file: Path | None = None
@@ -61,6 +64,9 @@ class Broker:
     @classmethod
     def parse(cls, url: str, **options: Any) -> Broker:
         parts = urlsplit(url)
+        if parts.password is not None:
+            raise LinkError(f"broker {_hidden(url)!r}: a password in the address is shown wherever the address is "
+                            f"(`ps`, logs); take it out and give it apart: {PASSWORD_PLACES}")
         if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
             raise LinkError(f"broker {url!r}: write mqtt://HOST[:PORT] (mqtts:// for TLS), e.g. mqtt://127.0.0.1:1883")
         try:
@@ -70,10 +76,9 @@ class Broker:
         if parts.path not in ("", "/") or parts.query or parts.fragment:
             raise LinkError(f"broker {url!r}: write only mqtt://HOST[:PORT], the game apart")
         tls = parts.scheme == "mqtts"
-        username, password = options.pop("username", None), options.pop("password", None)
+        username = options.pop("username", None)
         return cls(parts.hostname, port or (TLS_PORT if tls else DEFAULT_PORT), tls,
-                   unquote(parts.username) if parts.username else username,
-                   unquote(parts.password) if parts.password else password, **options)
+                   unquote(parts.username) if parts.username else username, **options)
 
     def __str__(self) -> str:
         user = f"{self.username}@" if self.username else ""
@@ -102,11 +107,11 @@ Event = Message | Connected | Disconnected | Garbled
 
 
 def game_address(url: str, **options: Any) -> tuple[Broker, str]:
-    """The broker and the game of ``mqtt://[user[:password]@]host[:port]/GAME`` (as ``--join`` takes it)."""
+    """The broker and the game of ``mqtt://[user@]host[:port]/GAME`` (as ``--join`` takes it)."""
     parts = urlsplit(url)
     game = parts.path.strip("/")
     if not NAME.fullmatch(game):
-        raise LinkError(f"{url!r}: end the address with the game id, e.g. mqtt://broker.example:1883/friday "
+        raise LinkError(f"{_hidden(url)!r}: end the address with the game id, e.g. mqtt://broker.example:1883/friday "
                         "(letters, digits, '-' or '_')")
     return Broker.parse(parts._replace(path="").geturl(), **options), game
 
@@ -135,8 +140,7 @@ class Link:
         if broker.username is not None:
             client.username_pw_set(broker.username, broker.password)
         if broker.tls:
-            client.tls_set(ca_certs=_path(broker.ca_file), certfile=_path(broker.cert_file),
-                           keyfile=_path(broker.key_file), cert_reqs=ssl.CERT_REQUIRED)
+            client.tls_set_context(tls_context(broker.ca_file, broker.cert_file, broker.key_file))
         client.reconnect_delay_set(*RECONNECT_DELAYS)
         client.max_inflight_messages_set(100)
         client.on_connect = self._on_connect
@@ -225,8 +229,12 @@ class Link:
         self._client.loop_stop()
 
 
-def _path(path: Path | None) -> str | None:
-    return None if path is None else str(path)
+def _hidden(url: str) -> str:
+    """``url`` with any password in it masked, to be shown in a message."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)).geturl()
 
 
 def _unacknowledged(info: Any) -> bool:

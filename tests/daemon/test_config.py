@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from firmware_host.config import ConfigError, key_lines, load_config
+from tests.remote.broker import certificates
 
 GOOD = """\
 # the board in the living room
@@ -258,17 +262,53 @@ ca_file = "ca.crt"
 """
 
 
-def test_a_remote_game_reads_the_broker_the_game_and_this_boards_name(write_config) -> None:
+@pytest.fixture(scope="module")
+def tls(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A certificate authority, the broker's certificate and alice's, made by openssl (tests/remote/broker.py)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed (apt-get install openssl): no certificates to check")
+    return certificates(tmp_path_factory.mktemp("tls"))
+
+
+@pytest.fixture
+def write_remote(write_config: Callable[[str], Path], tls: Any) -> Callable[..., Path]:
+    """REMOTE with the authority beside the file as ca.crt, and its [remote] lines changed by ``changes``."""
+    def write(*changes: tuple[str, str]) -> Path:
+        text = REMOTE
+        for old, new in changes:
+            assert old in text
+            text = text.replace(old, new, 1)
+        path = write_config(text)
+        shutil.copy(tls.ca, path.parent / "ca.crt")
+        return path
+    return write
+
+
+def test_a_remote_game_reads_the_broker_the_game_and_this_boards_name(write_remote, write_config) -> None:
     from firmware_host.seats import HUMAN, Seat
-    path = write_config(REMOTE)
+    path = write_remote()
     config = load_config(path)
     assert config.seats == (HUMAN, Seat("remote", holder="bob"))
     remote = config.remote
-    assert (remote.game, remote.name) == ("friday", "alice")
+    assert (remote.game, remote.name, remote.secrets) == ("friday", "alice", {"password": path})
     broker = remote.broker
     assert (broker.host, broker.port, broker.tls, broker.username, broker.password, broker.ca_file) == (
         "broker.example", 8883, True, "alice", "s3cret", path.parent / "ca.crt")
     assert load_config(write_config(GOOD)).remote is None
+
+
+def test_the_password_may_be_in_a_file_of_its_own_beside_the_configuration(write_remote) -> None:
+    path = write_remote(('password = "s3cret"', 'password_file = "broker.password"'))
+    (path.parent / "broker.password").write_text("pa ss word\n", encoding="utf-8")
+    remote = load_config(path).remote
+    assert remote.broker.password == "pa ss word"  # the line end is not part of it
+    assert remote.secrets == {"password_file": path.parent / "broker.password"}
+
+
+def test_a_client_certificate_and_its_key_are_secrets_the_configuration_names(write_remote, tls) -> None:
+    remote = load_config(write_remote(("ca_file", f'cert_file = "{tls.client}"\nkey_file = "{tls.client_key}"\nca_file'))).remote
+    assert (remote.broker.cert_file, remote.broker.key_file) == (tls.client, tls.client_key)
+    assert remote.secrets == {"password": remote.secrets["password"], "key_file": tls.client_key}
 
 
 @pytest.mark.parametrize(("old", "new", "expected"), [
@@ -278,18 +318,87 @@ def test_a_remote_game_reads_the_broker_the_game_and_this_boards_name(write_conf
      r"remote\.broker: .*the port must be a number from 1 to 65535"),
     ('broker = "mqtts://broker.example"', 'broker = "mqtt://broker.example"',
      r"remote\.broker: certificate files are for TLS: write the broker as mqtts://"),
+    ('broker = "mqtts://broker.example"', 'broker = "mqtts://alice:s3cret@broker.example"',
+     r":34: remote\.broker: broker 'mqtts://alice:\*\*\*@broker\.example': a password in the address is shown "
+     r"wherever the address is \(`ps`, logs\); take it out and give it apart: \[remote\] password_file or password"),
     ('game = "friday"', 'game = "friday night"', r"remote\.game: 'friday night' is not accepted; use 1-64 letters"),
     ('name = "alice"\n', "", r":\d+: remote: name is missing; give this board's name"),
+    ('password = "s3cret"', 'password = ""', r":37: remote\.password: '' is not accepted; give the broker's password"),
+    ('password = "s3cret"', 'password = "s3cret"\npassword_file = "ca.crt"',
+     r":38: remote\.password_file: give the password one way: password_file or password, not both"),
+    ('password = "s3cret"', 'password_file = "nothing"',
+     r":37: remote\.password_file: /\S+/nothing does not exist; give an existing file"),
+    ('password = "s3cret"', 'password_file = "ca.crt"', r":37: remote\.password_file: /\S+/ca\.crt has \d+ lines; write "
+                                                        r"the password alone on one line"),
+    ('password = "s3cret"', 'password_file = "."', r":37: remote\.password_file: /\S+ is a folder; give a file"),
     ('seats = ["human", "remote:bob"]', 'seats = ["human", "computer"]',
      r"game\.seats: a remote game needs a seat held elsewhere: write it remote:NAME"),
     ('seats = ["human", "remote:bob"]', 'seats = ["human", "remote:alice"]',
      r"game\.seats: remote:alice is this board's own name \(\[remote\] name\): write its seat human or computer"),
     ("[remote]", "[remote_play]", r"remote_play: unknown section \[remote_play\]"),
 ])
-def test_a_bad_remote_section_names_its_line_and_fix(write_config, old: str, new: str, expected: str) -> None:
-    assert old in REMOTE
+def test_a_bad_remote_section_names_its_line_and_fix(write_remote, old: str, new: str, expected: str) -> None:
     with pytest.raises(ConfigError, match=expected):
-        load_config(write_config(REMOTE.replace(old, new, 1)))
+        load_config(write_remote((old, new)))
+
+
+def test_an_empty_password_file_names_its_line_and_fix(write_remote) -> None:
+    path = write_remote(('password = "s3cret"', 'password_file = "broker.password"'))
+    (path.parent / "broker.password").write_text("\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r":37: remote\.password_file: \S+/broker\.password is empty; write the "
+                                          r"broker's password in it, alone on one line$"):
+        load_config(path)
+
+
+#: [remote]'s TLS lines, with the files of the ``tls`` fixture (CA, SERVER, ALICE with their KEYs), and the problem.
+TLS_PROBLEMS = [
+    ('ca_file = "nothing.crt"', r"remote\.ca_file: /\S+/nothing\.crt does not exist; give an existing file"),
+    ('ca_file = "."', r"remote\.ca_file: /\S+ is a folder; give a file"),
+    ('ca_file = "gameboard.toml"', r"remote\.ca_file: /\S+/gameboard\.toml holds no PEM certificate; give the "
+                                   r"certificate of the authority that signed the broker's"),
+    ('ca_file = "ALICE_KEY"', r"remote\.ca_file: /\S+/alice\.key holds no PEM certificate"),
+    ('cert_file = "ALICE_KEY"\nkey_file = "ALICE_KEY"', r"remote\.cert_file: /\S+/alice\.key holds no PEM certificate; "
+                                                      r"give this board's certificate"),
+    ('cert_file = "ALICE"\nkey_file = "SERVER_KEY"', r"remote\.key_file: /\S+/server\.key is not the key of "
+                                                   r"/\S+/alice\.crt; give the key made with that certificate"),
+    ('cert_file = "ALICE"\nkey_file = "CA"', r"remote\.key_file: /\S+/ca\.crt holds no PEM private key; give the key "
+                                           r"of /\S+/alice\.crt"),
+    ('cert_file = "ALICE"', r"remote\.cert_file: /\S+/alice\.crt holds no private key; give the certificate's key as "
+                            r"key_file"),
+    ('key_file = "ALICE_KEY"', r"remote\.key_file: a key goes with its certificate: give cert_file too"),
+    ('cert_file = "ALICE"\nkey_file = "LOCKED_KEY"', r"remote\.key_file: /\S+/locked\.key asks for a passphrase, which "
+                                                   r"nobody types when the board starts; write the key without one: "
+                                                   r"openssl pkey -in /\S+/locked\.key -out /\S+/locked\.key\.plain"),
+]
+
+
+def tls_lines(lines: str, tls: Any) -> str:
+    """``lines`` with the ``tls`` fixture's files for their names (CA, ALICE_KEY, ...)."""
+    files = {"CA": tls.ca, "SERVER_KEY": tls.server_key, "ALICE_KEY": tls.client_key, "ALICE": tls.client,
+             "LOCKED_KEY": tls.client_key.with_name("locked.key")}
+    for name, path in files.items():
+        lines = lines.replace(f'"{name}"', f'"{path}"')
+    return lines
+
+
+@pytest.mark.parametrize(("lines", "expected"), TLS_PROBLEMS)
+def test_each_tls_file_is_loaded_as_the_connection_will_and_a_bad_one_names_its_line(write_remote, tls, lines: str,
+                                                                                    expected: str) -> None:
+    locked = tls.client_key.with_name("locked.key")
+    if not locked.exists():
+        subprocess.run(["openssl", "pkey", "-in", tls.client_key, "-aes256", "-passout", "pass:secret", "-out", locked],
+                       check=True, capture_output=True)
+    path = write_remote(('ca_file = "ca.crt"', tls_lines(lines, tls)))
+    with pytest.raises(ConfigError, match=rf"^{path}:\d+: {expected}") as refused:
+        load_config(path)
+    assert str(refused.value).count("\n") == 0, "one problem, one line"
+
+
+def test_a_certificate_with_its_key_in_the_same_file_is_accepted(write_remote, tls, tmp_path) -> None:
+    both = tmp_path / "alice.pem"
+    both.write_bytes(tls.client.read_bytes() + tls.client_key.read_bytes())
+    remote = load_config(write_remote(('ca_file = "ca.crt"', f'ca_file = "ca.crt"\ncert_file = "{both}"'))).remote
+    assert remote.secrets["cert_file"] == both
 
 
 def test_a_remote_seat_without_a_broker_says_to_add_the_section(write_config) -> None:

@@ -64,8 +64,15 @@ def test_a_message_that_breaks_the_protocol_is_refused_with_the_reason(topic: st
 
 def test_broker_addresses_are_read_or_refused_in_one_line() -> None:
     assert Broker.parse("mqtt://127.0.0.1") == Broker("127.0.0.1", 1883)
-    assert Broker.parse("mqtts://bob:p%40ss@broker.example") == Broker("broker.example", 8883, True, "bob", "p@ss")
-    assert str(Broker.parse("mqtt://bob@host:1884")) == "mqtt://bob@host:1884"  # the password is never shown
+    with_password = Broker.parse("mqtts://bob@broker.example", password="p@ss")
+    assert with_password == Broker("broker.example", 8883, True, "bob", "p@ss")
+    assert "p@ss" not in f"{with_password} {with_password!r}"  # the password is never shown
+    for address in ("mqtts://bob:p%40ss@broker.example", "mqtts://bob:p%40ss@broker.example/friday"):
+        with pytest.raises(LinkError, match=r"'mqtts://bob:\*\*\*@broker.example(/friday)?': a password in the address "
+                                            r"is shown .*: \[remote\] password_file or password in the "
+                                            r"configuration, --password-file FILE on a command line") as refused:
+            game_address(address) if address.endswith("friday") else Broker.parse(address)
+        assert "p%40ss" not in str(refused.value)
     assert game_address("mqtt://host:1884/friday") == (Broker("host", 1884), "friday")
     with pytest.raises(LinkError, match="end the address with the game id"):
         game_address("mqtt://host:1884")
