@@ -42,8 +42,7 @@ Example (``systemd/gameboard.toml`` is the documented one)::
     broker = "mqtts://broker.example:8883"
     game = "friday"
     name = "alice"
-    password_file = "broker.password"   # the broker's password for alice (or password = "...": then this file
-                                        # is a secret too, readable by the board's user alone)
+    password_file = "broker.password"   # alice's broker password; or password = "...", making this file secret
 """
 
 from __future__ import annotations

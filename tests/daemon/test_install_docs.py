@@ -109,3 +109,26 @@ def test_the_pi_steps_take_lgpio_from_pip_not_from_raspberry_pi_s_apt_archive() 
     # python3-lgpio is not in Debian: an apt line naming it fails as a whole there.
     apt = [words_after(line, "apt-get install") for line in pi_steps() if "apt-get install" in line]
     assert apt and all("python3-lgpio" not in packages for packages in apt)
+
+
+def test_the_pi_steps_install_the_configuration_readable_by_the_service_alone() -> None:
+    # It may hold the broker's password: root's, so the service cannot rewrite it, and its group's, so it reads it.
+    steps = pi_steps()
+    group = last(service_settings(UNIT), "Group")
+    [install] = [part for line in steps for part in line.split("&&") if "systemd/gameboard.toml" in part]
+    options = dict(zip(*[iter(words_after(install, "install")[:-2])] * 2))
+    assert options == {"-o": "root", "-g": group, "-m": options["-m"]} and int(options["-m"], 8) & 0o007 == 0
+    [user] = [i for i, line in enumerate(steps) if "useradd" in line]
+    assert "--user-group" in words_after(steps[user], "useradd") and words_after(steps[user], "useradd")[-1] == group
+    assert user < steps.index(next(line for line in steps if "systemd/gameboard.toml" in line))
+
+
+def test_the_docs_run_sim_and_watch_with_options_they_take() -> None:
+    # A password on the command line is refused (`ps` shows it): the docs must not show one either.
+    def args(snippet: str, command: str) -> list[str]:  # GAME stands for a game; [GAME] may be left out
+        return [command, *(re.sub(r"^[A-Z]+$", "overpass", word)
+                           for word in words_after(snippet, f"gameboard {command}") if not word.startswith("["))]
+
+    commands = [(doc.name, snippet, command) for doc in DOCS for snippet in snippets(doc.read_text())
+                for command in ("sim", "watch") if re.search(rf"\bgameboard {command}\b", snippet)]
+    assert commands and [(doc, snippet) for doc, snippet, command in commands if not parses(args(snippet, command))] == []
