@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine.errors import GameboardError
 
+
 class CredentialError(GameboardError, ValueError):
     """Files that cannot log in: each problem under the key that named its file."""
 
@@ -42,7 +43,7 @@ def read_password(path: Path) -> str:
     except UnicodeDecodeError:
         raise CredentialError([("password_file", f"{path} is not UTF-8 text; write the password in it as text")]) \
             from None
-    lines = text.splitlines()
+    lines = text.rstrip("\r\n").splitlines()  # the last line's end, and empty lines after it, are no part of it
     if not lines or not lines[0]:
         raise CredentialError([("password_file", f"{path} is empty; write the broker's password in it, alone "
                                                  "on one line")])

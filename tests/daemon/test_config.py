@@ -299,14 +299,15 @@ def test_a_remote_game_reads_the_broker_the_game_and_this_boards_name(write_remo
 
 def test_the_password_may_be_in_a_file_of_its_own_beside_the_configuration(write_remote) -> None:
     path = write_remote(('password = "s3cret"', 'password_file = "broker.password"'))
-    (path.parent / "broker.password").write_text("pa ss word\n", encoding="utf-8")
+    (path.parent / "broker.password").write_text("pa ss word\r\n\n", encoding="utf-8")
     remote = load_config(path).remote
-    assert remote.broker.password == "pa ss word"  # the line end is not part of it
+    assert remote.broker.password == "pa ss word"  # its spaces, not the line end nor an empty line after
     assert remote.secrets == {"password_file": path.parent / "broker.password"}
 
 
 def test_a_client_certificate_and_its_key_are_secrets_the_configuration_names(write_remote, tls) -> None:
-    remote = load_config(write_remote(("ca_file", f'cert_file = "{tls.client}"\nkey_file = "{tls.client_key}"\nca_file'))).remote
+    lines = f'cert_file = "{tls.client}"\nkey_file = "{tls.client_key}"\nca_file'
+    remote = load_config(write_remote(("ca_file", lines))).remote
     assert (remote.broker.cert_file, remote.broker.key_file) == (tls.client, tls.client_key)
     assert remote.secrets == {"password": remote.secrets["password"], "key_file": tls.client_key}
 
@@ -328,8 +329,8 @@ def test_a_client_certificate_and_its_key_are_secrets_the_configuration_names(wr
      r":38: remote\.password_file: give the password one way: password_file or password, not both"),
     ('password = "s3cret"', 'password_file = "nothing"',
      r":37: remote\.password_file: /\S+/nothing does not exist; give an existing file"),
-    ('password = "s3cret"', 'password_file = "ca.crt"', r":37: remote\.password_file: /\S+/ca\.crt has \d+ lines; write "
-                                                        r"the password alone on one line"),
+    ('password = "s3cret"', 'password_file = "ca.crt"',
+     r":37: remote\.password_file: /\S+/ca\.crt has \d+ lines; write the password alone on one line"),
     ('password = "s3cret"', 'password_file = "."', r":37: remote\.password_file: /\S+ is a folder; give a file"),
     ('seats = ["human", "remote:bob"]', 'seats = ["human", "computer"]',
      r"game\.seats: a remote game needs a seat held elsewhere: write it remote:NAME"),

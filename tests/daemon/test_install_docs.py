@@ -131,4 +131,5 @@ def test_the_docs_run_sim_and_watch_with_options_they_take() -> None:
 
     commands = [(doc.name, snippet, command) for doc in DOCS for snippet in snippets(doc.read_text())
                 for command in ("sim", "watch") if re.search(rf"\bgameboard {command}\b", snippet)]
-    assert commands and [(doc, snippet) for doc, snippet, command in commands if not parses(args(snippet, command))] == []
+    assert commands and [(doc, snippet) for doc, snippet, command in commands
+                         if not parses(args(snippet, command))] == []
