@@ -249,7 +249,7 @@ def test_sim_and_watch_refuse_a_bad_authority_file_in_one_line(capsys, tmp_path,
     made = broker_tools.certificates(tmp_path)
     address = "mqtts://127.0.0.1:1/friday"
     arguments = ["sim", "--join", address, "--name", "bob", "--journal", str(tmp_path / "j.sqlite3")] \
-        if command == "sim" else ["watch", address]
+        if command == "sim" else ["watch", address, "--port", str(broker_tools.free_port())]  # watch binds it first
     for ca_file, problem in ((tmp_path / "nothing.crt", "does not exist; give an existing file"),
                              (tmp_path, "is a folder; give a file"),
                              (made.client_key, "holds no PEM certificate; give the certificate of the authority that "
