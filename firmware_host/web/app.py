@@ -18,10 +18,11 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.errors import GameboardError
-from firmware_host.web.guard import Guard, GuardMiddleware
+from firmware_host.web.guard import Guard, GuardMiddleware, NoFraming
 
 STATIC = Path(__file__).parent / "static"
 
@@ -40,8 +41,9 @@ class Session(Protocol):
         """An event set whenever the view changes (a new one after each wait)."""
 
 
-def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> Starlette:
-    """The ASGI app serving the page, its assets and the websocket to the requests the guard lets through."""
+def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> ASGIApp:
+    """The ASGI app serving the page, its assets and the websocket to the requests the guard lets through;
+    no response of it may be framed, not even an error's."""
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
@@ -71,7 +73,7 @@ def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> St
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=guard)])
+    return NoFraming(Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=guard)]))
 
 
 async def _push_views(websocket: WebSocket, session: Session, read_only: bool) -> None:

@@ -18,6 +18,9 @@ to point at this machine, letting the site read the page as well.  So:
 
 A refused request gets 403 and one line of text; a refused websocket is accepted and
 closed at once with ``REFUSED`` and the same line, which the page shows.
+
+No other site may show the page in a frame either (where a click meant for that site
+would land on the page): every response says so (``NoFraming``).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
 from starlette.responses import PlainTextResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from engine.errors import GameboardError
@@ -113,6 +116,24 @@ class GuardMiddleware:
             await websocket.accept()
             # A close reason holds at most 123 bytes of UTF-8.
             await websocket.close(REFUSED, reason.encode()[:123].decode(errors="ignore"))
+
+
+#: The headers refusing every frame: CSP's frame-ancestors for today's browsers, X-Frame-Options for older ones.
+NO_FRAMING = ((b"content-security-policy", b"frame-ancestors 'none'"), (b"x-frame-options", b"DENY"))
+
+
+class NoFraming:
+    """Adds ``NO_FRAMING`` to every response of the app: pages, files, refusals, errors, websocket handshakes."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_unframed(message: Message) -> None:
+            if message["type"] in ("http.response.start", "websocket.accept", "websocket.http.response.start"):
+                message = {**message, "headers": [*message.get("headers", ()), *NO_FRAMING]}
+            await send(message)
+        await self.app(scope, receive, send_unframed)
 
 
 def _address(netloc: str) -> tuple[str, int] | None:

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from firmware_host.sim import SimSession
-from firmware_host.web.app import create_app
+from firmware_host.web.doorman import REQUEST_TIMEOUT
 from firmware_host.web.serve import Listener
 
 
@@ -38,14 +38,12 @@ async def _async(fn):
 
 @pytest.fixture
 def served(tmp_path):
-    """``served(game, options, *, token, read_only, listen, allow_hosts, **session_options)`` -> a running
-    simulator, served as ``gameboard sim`` serves it, stopped after the test."""
-    import uvicorn
-
+    """``served(game, options, *, token, read_only, listen, allow_hosts, request_timeout, **session_options)`` -> a
+    running simulator, served as ``gameboard sim`` serves it, stopped after the test."""
     started = []
 
     def start(game="overpass", options=None, *, token=None, read_only=False, listen="127.0.0.1", allow_hosts=(),
-              **kwargs):
+              request_timeout=REQUEST_TIMEOUT, **kwargs):
         listener = Listener(listen, 0, token=token, allow_hosts=allow_hosts)
         ready = threading.Event()
         box = {}
@@ -54,12 +52,11 @@ def served(tmp_path):
             loop = asyncio.new_event_loop()
             asyncio.set_event_loop(loop)
             session = SimSession(game, options, journal=tmp_path / f"journal-{listener.guard.port}.sqlite3", **kwargs)
-            app = create_app(session, read_only=read_only, guard=listener.guard)
-            server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+            server = listener.server(session, read_only=read_only, request_timeout=request_timeout)
             box.update(session=session, server=server, loop=loop)
             stepping = loop.create_task(session.run())
             ready.set()
-            loop.run_until_complete(server.serve(sockets=[listener.socket]))
+            loop.run_until_complete(server.serve())
             stepping.cancel()
             loop.run_until_complete(asyncio.gather(stepping, return_exceptions=True))
             loop.close()

@@ -10,6 +10,8 @@ import websockets
 
 from firmware_host.web.guard import REFUSED, Guard
 
+#: What every response says so that no other site shows the page in a frame (clickjacking).
+UNFRAMED = {"content-security-policy": "frame-ancestors 'none'", "x-frame-options": "DENY"}
 TOKEN_REFUSED = "a token is needed: open the address printed by gameboard"
 HOST_REFUSED = "is not an address of this board: open the address gameboard printed, or add the name with --allow-host"
 
@@ -177,3 +179,34 @@ def test_the_icon_is_served_through_the_guard(served):
     assert get(sim, host, "/favicon.ico") == (403, TOKEN_REFUSED)
     assert get(sim, host, "/static/favicon.ico")[0] == 200
     assert get(sim, f"evil.example:{sim.port}", "/favicon.ico?token=s3cret")[0] == 403
+
+
+@pytest.mark.parametrize("method, host, path, status", [
+    ("GET", "127.0.0.1:{port}", "/?token=s3cret", 200),
+    ("GET", "127.0.0.1:{port}", "/static/app.js", 200),
+    ("GET", "127.0.0.1:{port}", "/favicon.ico?token=s3cret", 200),
+    ("GET", "127.0.0.1:{port}", "/", 403),
+    ("GET", "evil.example:{port}", "/?token=s3cret", 403),
+    ("GET", "127.0.0.1:{port}", "/nothing?token=s3cret", 404),
+    ("POST", "127.0.0.1:{port}", "/?token=s3cret", 405),
+])
+def test_no_response_may_be_shown_in_another_sites_frame(served, method, host, path, status):
+    sim = served("squareoff", token="s3cret")
+    connection = http.client.HTTPConnection(*endpoint(sim), timeout=10)
+    try:
+        connection.request(method, path, headers={"Host": host.format(port=sim.port)})
+        response = connection.getresponse()
+        assert response.status == status
+        assert {name: response.getheader(name) for name in UNFRAMED} == UNFRAMED
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("query", ["?token=s3cret", ""])
+def test_the_websocket_handshake_says_it_may_not_be_framed_served_or_refused(served, query):
+    sim = served("squareoff", token="s3cret")
+
+    async def handshake():
+        async with websockets.connect(f"ws://127.0.0.1:{sim.port}/ws{query}") as ws:
+            return {name: ws.response.headers.get(name) for name in UNFRAMED}
+    assert asyncio.run(handshake()) == UNFRAMED
