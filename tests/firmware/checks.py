@@ -1,0 +1,268 @@
+"""The firmware's checks, run under CPython (test_firmware_units.py) and under MicroPython's unix
+port (test_firmware_checks.py, through run_checks.py): the same checks on both interpreters, so a
+construct that CPython accepts and MicroPython refuses fails here.
+
+Plain Python both run: no pytest, no ``__future__``, no ``typing`` at run time; a check is a
+function registered by ``@check`` that raises (AssertionError) when it fails and ``Skip`` when
+it cannot run on this interpreter.  The hardware is tests/firmware/fake_pico.py.
+"""
+
+import struct
+import sys
+
+import machine
+import pico_clock
+from gameboard_fw import NAME, frames
+from gameboard_fw.protocol import CHANGES, HELLO, LEDS, SHOW, SNAPSHOT, SYNC, Session
+from gameboard_fw.sensors import Board, DirectInputs, ShiftChain
+from gameboard_fw.settings import Settings, SettingsError, load
+from gameboard_fw.strips import Strips
+from tests.firmware.fake_pico import FakePico
+from tests.hal.documented_frames import documented_frames
+
+MICROPYTHON = sys.implementation.name == "micropython"
+ROOT = __file__.rsplit("/", 3)[0]
+CHECKS: list = []
+
+
+class Skip(Exception):
+    """This check cannot run on this interpreter; the message says why."""
+
+
+def check(function):
+    CHECKS.append(function)
+    return function
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+
+def pseudo_random_bytes(seed: int, size: int, zeros: bool = True) -> bytes:
+    """The same bytes on both interpreters (their ``random`` differ): a linear congruential generator."""
+    out = bytearray(size)
+    state = seed
+    for index in range(size):
+        state = (1103515245 * state + 12345) & 0x7FFFFFFF
+        byte = state >> 16 & 0xFF
+        out[index] = byte if zeros or byte else 1
+    return bytes(out)
+
+
+def textbook_cobs(data) -> bytes:
+    """COBS as Cheshire and Baker define it, written apart from the firmware's: every zero-free run
+    is cut into pieces of 254 (code 0xFF, no zero after them) and a last piece led by its length + 1
+    (a zero after it); the zero after the last run is implied, so a last run of 254 * k bytes ends
+    on its full piece."""
+    out = bytearray()
+    runs = bytes(data).split(b"\x00")
+    for index in range(len(runs)):
+        run, last = runs[index], index == len(runs) - 1
+        while len(run) > 254 or (len(run) == 254 and not last):
+            out += b"\xff" + run[:254]
+            run = run[254:]
+        if len(run) < 254:
+            out.append(len(run) + 1)
+        else:
+            out.append(0xFF)
+        out += run
+    return bytes(out)
+
+
+def wire(payload: bytes) -> bytes:
+    """The bytes a well-behaved sender puts on the line for ``payload``."""
+    crc = frames.crc16(payload)
+    return textbook_cobs(payload + bytes((crc >> 8, crc & 0xFF))) + b"\x00"
+
+
+class Line:
+    """The far end of the firmware's line: what it wrote, cut into payloads."""
+
+    def __init__(self) -> None:
+        self.sent = bytearray()
+
+    def write(self, data) -> None:
+        self.sent.extend(data)
+
+    def payloads(self) -> list:
+        return frames.FrameReader().feed(self.sent)
+
+
+class Readings:
+    """A front-end whose readings the check sets."""
+
+    def __init__(self, kind: str, values: list) -> None:
+        self.kind, self.channels, self.values = kind, len(values), values
+
+    def read(self, into) -> None:
+        for channel in range(self.channels):
+            into[channel] = self.values[channel]
+
+
+def fake_pico(settings: dict, values: list) -> FakePico:
+    pico = FakePico(Settings(settings).front_end, values)
+    machine.PICO = pico
+    return pico
+
+
+def raises_settings_error(settings: dict) -> str:
+    try:
+        Settings(settings)
+    except SettingsError as exc:
+        return str(exc)
+    raise AssertionError("accepted: " + repr(settings))
+
+
+SQUARE_OFF_CHAIN = {"front_end": "hc165", "sck": 18, "miso": 16, "load": 17, "chips": 3}
+
+
+# -- frames -------------------------------------------------------------------------------------------
+
+
+@check
+def check_the_documented_frames():
+    for payload, on_the_wire in documented_frames():
+        assert bytes(frames.encode(payload)) == on_the_wire, payload
+        assert frames.FrameReader().feed(on_the_wire) == [payload]
+
+
+@check
+def check_frames_round_trip_and_are_textbook_cobs_whatever_the_bytes():
+    for size in list(range(0, 600, 7)) + [1022, 1023, 1024]:
+        payload = pseudo_random_bytes(size, size)
+        encoded = bytes(frames.encode(payload))
+        assert encoded == wire(payload), size
+        assert frames.decode(encoded[:-1]) == (payload if size else None), size
+
+
+@check
+def check_bad_and_overlong_frames_are_dropped_and_the_next_one_taken():
+    reader = frames.FrameReader()
+    good = wire(b"\x81\x07")
+    flipped = bytearray(good)
+    flipped[2] ^= 0x10
+    assert reader.feed(bytes(flipped) + b"\x07" * 3000 + b"\x00" + good[:3]) == []
+    assert reader.feed(good[3:]) == [b"\x81\x07"]
+    assert reader.dropped == 2  # the flipped frame and the run longer than 1031 bytes
+
+
+# -- the change rules ---------------------------------------------------------------------------------
+
+
+@check
+def check_an_analog_change_beyond_the_noise_is_sent_at_most_every_5_ms_and_a_held_one_later():
+    sensors = Readings("analog", [2000, 2000])
+    board = Board(sensors, noise=3)
+    assert list(board.snapshot(now=0)) == [2000, 2000]
+    sensors.values[0] = 2003
+    assert board.changes(10) == []  # within the noise
+    sensors.values[0] = 2010
+    assert board.changes(11) == [(0, 2010)]
+    sensors.values[0] = 2030
+    assert board.changes(13) == []  # 2 ms after the last report: held back
+    sensors.values[0] = 2040
+    assert board.changes(15) == []
+    sensors.values[0] = 2050
+    sensors.values[1] = 1900
+    assert board.changes(16) == [(0, 2050), (1, 1900)]  # 5 ms on: the value read now; channel 1 at once
+    sensors.values[0] = 2052
+    assert board.changes(30) == []  # within the noise of what was reported
+
+
+@check
+def check_every_presence_change_is_sent_at_once():
+    sensors = Readings("presence", [0, 0, 0])
+    board = Board(sensors)
+    board.snapshot(now=0)
+    sensors.values[1] = 1
+    assert board.changes(1) == [(1, 1)]
+    sensors.values[1] = 0
+    assert board.changes(2) == [(1, 0)]
+    assert board.changes(3) == []
+
+
+# -- the front-ends -----------------------------------------------------------------------------------
+
+
+@check
+def check_a_74hc165_chain_reads_1_for_a_piece_whatever_the_polarity():
+    for active_low in (True, False):
+        values = [0] * 24
+        values[4] = values[16] = 1
+        fake_pico({"sensors": dict(SQUARE_OFF_CHAIN, active_low=active_low)}, values)
+        read = bytearray(24)
+        ShiftChain(0, 18, 16, 17, chips=3, channels=24, active_low=active_low).read(read)
+        assert [channel for channel in range(24) if read[channel]] == [4, 16], active_low
+
+
+@check
+def check_direct_inputs_read_1_for_a_piece():
+    values = [0] * 24
+    values[1] = 1
+    fake_pico({"sensors": {"front_end": "gpio", "pins": list(range(6, 30))}}, values)
+    read = bytearray(24)
+    DirectInputs(list(range(6, 30))).read(read)
+    assert [channel for channel in range(24) if read[channel]] == [1]
+
+
+# -- the messages -------------------------------------------------------------------------------------
+
+
+@check
+def check_the_session_answers_sync_and_shows_led_frames():
+    values = [0] * 24
+    values[2] = 1
+    pico = fake_pico({"sensors": SQUARE_OFF_CHAIN}, values)
+    line = Line()
+    session = Session(line, Board(ShiftChain(0, 18, 16, 17, chips=3, channels=24)), Strips([{"pin": 22, "leds": 24}]))
+    session.obey(bytes((SYNC, 0)))
+    hello, snapshot = line.payloads()
+    assert hello == bytes((HELLO, hello[1], 1, 0, 0, 24, 1, 0, 24)) + NAME.encode()
+    assert snapshot == bytes((SNAPSHOT, (hello[1] + 1) & 0xFF, 0, 24, 0, 0b100, 0, 0))
+    session.obey(bytes((LEDS, 1)) + struct.pack(">BH", 0, 22) + bytes((1, 2, 3, 4, 5, 6, 7, 8, 9)))  # 2 past the end
+    session.obey(bytes((LEDS, 2)) + struct.pack(">BH", 3, 0) + bytes((9, 9, 9)))  # no strip 3
+    session.obey(bytes((0x9F, 3, 1, 2)))  # a later version's message
+    session.obey(bytes((SHOW, 4)))
+    assert pico.strip(22) == [(0, 0, 0)] * 22 + [(1, 2, 3), (4, 5, 6)]
+    session.report([(4, 1)] * 300)  # more than one frame holds
+    first, second = line.payloads()[-2:]
+    assert first[0] == second[0] == CHANGES and second[1] == (first[1] + 1) & 0xFF
+    assert first[2:] == b"\x00\x04\x00\x01" * 255 and second[2:] == b"\x00\x04\x00\x01" * 45
+
+
+# -- the settings -------------------------------------------------------------------------------------
+
+SETTINGS_MISTAKES = [
+    ({}, "gameboard.json: sensors is missing"),
+    ({"sensors": {"front_end": "hc166"}}, 'sensors.front_end must be "hc165", "gpio" or "hall_mux", not "hc166"'),
+    ({"sensors": {"front_end": "hc165", "sck": 18, "miso": 16, "load": 40, "chips": 3}},
+     "sensors.load must be a GPIO number from 0 to 29, not 40"),
+    ({"sensors": {"front_end": "gpio", "pins": [1, 2], "pullup": True}},
+     "gameboard.json: sensors has no key 'pullup': a misspelling?"),
+    ({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "muxes": [{"adc": 26}, {"adc": 26}]}},
+     'the multiplexers on ADC pin 26 each need an "enable" pin'),
+    ({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4], "muxes": [{"adc": 26}]}},
+     "sensors.select must be a list of 4 GPIO numbers, not [2, 3, 4]"),
+    ({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "muxes": [{"adc": 25}]}},
+     "sensors.muxes[0].adc must be a GPIO number (26, 27, 28), not 25"),
+    ({"sensors": {"front_end": "gpio", "pins": [1]}, "strips": [{"pin": 22}]}, "strips[0].leds is missing"),
+    ({"sensors": {"front_end": "gpio", "pins": [1]}, "line": {"port": "spi"}}, 'line.port must be "usb" or "uart"'),
+]
+
+
+@check
+def check_settings_mistakes_name_the_key_and_the_fix():
+    for settings, message in SETTINGS_MISTAKES:
+        said = raises_settings_error(settings)
+        assert message in said, said
+
+
+@check
+def check_the_example_configurations_are_valid():
+    import os
+
+    folder = ROOT + "/firmware/examples"
+    names = sorted(name for name in os.listdir(folder) if name.endswith(".json"))
+    assert len(names) >= 3, names
+    for name in names:
+        settings = load(folder + "/" + name)
+        assert settings.front_end["front_end"] in ("hc165", "gpio", "hall_mux") and settings.strips, name
