@@ -107,7 +107,10 @@ class Board:
 
     Presence channels report every change; an analog one reports a move of more than
     ``noise`` counts from the value last reported, at most every ANALOG_HOLD_MS: a change
-    held back is sent by the first scan after that, with the value read then.
+    held back is sent by the first scan after that, with the value read then.  A channel's
+    hold ends at the first scan ANALOG_HOLD_MS after its report, and no report time is
+    compared after that: ticks wrap (every 2**30 ms on the RP2), and ticks_diff from a time
+    2**29 ms old is negative, which would hold a channel quiet for 6.2 days back for as long.
     """
 
     def __init__(self, front_end, noise: int = 3) -> None:
@@ -120,7 +123,9 @@ class Board:
         if self.kind == "analog":
             self._values = array("H", [0] * self.channels)
             self._reported = array("H", [0] * self.channels)
-        self._sent_at = [0] * self.channels
+        self._sent_at = [0] * self.channels  # ticks_ms of a held channel's last report
+        self._held = bytearray(self.channels)  # 1 while a channel's last report is under ANALOG_HOLD_MS old
+        self._holding = 0  # how many are held
         self.scans = 0
 
     def snapshot(self, now=None):
@@ -128,9 +133,12 @@ class Board:
         now = ticks_ms() if now is None else now
         self.front_end.read(self._values)
         self.scans += 1
+        analog = self.kind == "analog"
         for channel in range(self.channels):
             self._reported[channel] = self._values[channel]
             self._sent_at[channel] = now
+            self._held[channel] = analog
+        self._holding = self.channels if analog else 0
         return self._reported
 
     def changes(self, now) -> list:
@@ -138,7 +146,7 @@ class Board:
         values, reported = self._values, self._reported
         self.front_end.read(values)
         self.scans += 1
-        if values == reported:
+        if values == reported and not self._holding:
             return []
         changes = []
         if self.kind == "presence":
@@ -147,11 +155,19 @@ class Board:
                     reported[channel] = values[channel]
                     changes.append((channel, values[channel]))
             return changes
-        noise, sent_at = self.noise, self._sent_at
+        noise, sent_at, held, holding = self.noise, self._sent_at, self._held, self._holding
         for channel in range(self.channels):
+            if held[channel]:
+                if ticks_diff(now, sent_at[channel]) < ANALOG_HOLD_MS:
+                    continue
+                held[channel] = 0
+                holding -= 1
             value = values[channel]
-            if abs(value - reported[channel]) > noise and ticks_diff(now, sent_at[channel]) >= ANALOG_HOLD_MS:
+            if abs(value - reported[channel]) > noise:
                 reported[channel] = value
                 sent_at[channel] = now
+                held[channel] = 1
+                holding += 1
                 changes.append((channel, value))
+        self._holding = holding
         return changes

@@ -12,7 +12,7 @@ import sys
 
 import machine
 import pico_clock
-from gameboard_fw import NAME, frames
+from gameboard_fw import NAME, app, frames
 from gameboard_fw.protocol import CHANGES, HELLO, LEDS, SHOW, SNAPSHOT, SYNC, Session
 from gameboard_fw.sensors import Board, DirectInputs, ShiftChain
 from gameboard_fw.settings import Settings, SettingsError, load
@@ -112,7 +112,19 @@ def raises_settings_error(settings: dict) -> str:
     raise AssertionError("accepted: " + repr(settings))
 
 
+def setter(values: list, channel: int, value: int):
+    """An action for ``FakePico.at``: a reading changes."""
+
+    def action() -> None:
+        values[channel] = value
+
+    return action
+
+
 SQUARE_OFF_CHAIN = {"front_end": "hc165", "sck": 18, "miso": 16, "load": 17, "chips": 3}
+DAY_MS = 86_400_000
+#: Where an RP2's ticks_ms stand after 49 days (the wrap of a 32-bit millisecond counter elsewhere).
+AT_49_DAYS = pico_clock.ticks_add(0, 49 * DAY_MS)
 
 
 # -- frames -------------------------------------------------------------------------------------------
@@ -178,6 +190,54 @@ def check_every_presence_change_is_sent_at_once():
     sensors.values[1] = 0
     assert board.changes(2) == [(1, 0)]
     assert board.changes(3) == []
+
+
+@check
+def check_an_analog_channel_quiet_for_days_reports_its_next_change_at_once():
+    """The RP2's ticks wrap at 2**30 ms: 2**29 ms after a report, ticks_diff from it turns negative
+    (day 6.2), which must not hold the channel's next change back until day 12.4."""
+    quiet_spells = [DAY_MS, (1 << 29) - 1, 1 << 29, (1 << 29) + 1, 7 * DAY_MS, 1 << 30, (1 << 30) + 2, 49 * DAY_MS]
+    for start in (pico_clock.ticks_add(0, -3), 0, AT_49_DAYS):  # just before the wrap, at it, at 49 days
+        for quiet in quiet_spells:
+            sensors = Readings("analog", [2000, 2000])
+            board = Board(sensors, noise=3)
+            board.snapshot(now=start)
+            for ms in range(1, 8):  # the loop scans on after the report
+                assert board.changes(pico_clock.ticks_add(start, ms)) == []
+            now = pico_clock.ticks_add(start, quiet)
+            sensors.values[0] = 2100
+            assert board.changes(now) == [(0, 2100)], (start, quiet)
+            sensors.values[0] = 2200
+            assert board.changes(pico_clock.ticks_add(now, 4)) == [], (start, quiet)  # held 5 ms, across the wrap too
+            assert board.changes(pico_clock.ticks_add(now, 5)) == [(0, 2200)], (start, quiet)
+
+
+@check
+def check_the_loop_reports_and_beats_across_the_wrap_and_at_49_days():
+    """app.run on a stopped clock that moves 1 ms a loop turn: the heartbeat, a held analog change and
+    the answer to SYNC keep their times from a second before the wrap across it, and at 49 days."""
+    for start in (pico_clock.ticks_add(0, -1000), AT_49_DAYS):
+        values = [2000] * 16
+        settings = Settings({"line": {"port": "uart", "tx": 0, "rx": 1}, "strips": [{"pin": 22, "leds": 4}],
+                             "sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "muxes": [{"adc": 26}],
+                                         "settle_us": 0, "noise": 8}})
+        pico = FakePico(settings.front_end, values)
+        machine.PICO = pico
+        pico_clock.stop_at(start)
+        pico.run_ms = 2200
+        pico.at(1000, setter(values, 3, 2500))  # at the wrap, for the first start
+        pico.at(1002, setter(values, 3, 2600))  # within 5 ms of the report: held back
+        pico.at(1500, lambda: pico.send(wire(bytes((SYNC, 9)))))
+        app.run(settings)
+        sent = [(ms, payload) for ms, data in pico.writes for payload in frames.FrameReader().feed(data)]
+        kinds = [payload[0] for _, payload in sent]
+        assert kinds[:2] == [HELLO, SNAPSHOT] and kinds.count(HELLO) == 2, kinds
+        changes = [(ms, payload[2:]) for ms, payload in sent if payload[0] == CHANGES and len(payload) > 2]
+        assert changes == [(1000, b"\x00\x03\x09\xc4"), (1005, b"\x00\x03\x0a\x28")], (start, changes)
+        hello_again = [ms for ms, payload in sent if payload[0] == HELLO][1]
+        assert hello_again == 1500, hello_again
+        gaps = [later[0] - earlier[0] for earlier, later in zip(sent, sent[1:])]
+        assert max(gaps) <= settings.heartbeat_ms, gaps
 
 
 # -- the front-ends -----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ class FakePico:
         self.values = values
         self.outputs: dict = {}
         self.frames: dict = {}  # a strip's data pin -> the words last sent out
-        self.received = bytearray()  # what the firmware wrote to the UART
+        self.writes: list = []  # (ms after the start, bytes) the firmware wrote to the UART
         self._incoming = bytearray()  # what the Pi sent, not yet read
         self._latched = b""
         self.bootsel = 0
@@ -107,7 +107,7 @@ class FakePico:
     # -- the UART, and the loop's turns -----------------------------------------------------------
 
     def open_uart(self, uart: int, baudrate: int, tx: int, rx: int) -> None:
-        """The far end is ``send`` and ``received``."""
+        """The far end is ``send`` and ``writes``."""
 
     def uart_waiting(self) -> int:
         """The loop polls once a turn: the clock moves on, and what was scheduled for now happens."""
@@ -126,7 +126,7 @@ class FakePico:
         return data
 
     def uart_write(self, data: bytes) -> int:
-        self.received.extend(data)
+        self.writes.append((self.elapsed_ms, bytes(data)))
         return len(data)
 
     def close_uart(self) -> None:
