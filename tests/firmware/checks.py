@@ -121,6 +121,23 @@ def setter(values: list, channel: int, value: int):
     return action
 
 
+def ending_in_a_run(run: int, alone: bool) -> bytes:
+    """A payload whose bytes on the line (payload and CRC) end in ``run`` non-zero bytes, after a zero
+    unless ``alone`` (then the run is all of them)."""
+    for seed in range(1, 100):
+        payload = (b"" if alone else b"\x05\x00") + pseudo_random_bytes(seed, run - 2, zeros=False)
+        crc = frames.crc16(payload)
+        if crc >> 8 and crc & 0xFF:
+            return payload
+    raise AssertionError("no CRC without a zero byte in 99 tries")
+
+
+#: (length, alone) of last runs of non-zero bytes around every multiple of 254 a frame holds (payload
+#: 1024 + CRC 2): alone, the run is all of the frame's bytes, else a zero comes before it.
+RUNS_AROUND_254K = [(254 * k + delta, alone) for k in (1, 2, 3, 4) for delta in (-2, -1, 0, 1, 2)
+                    for alone in (True, False) if 254 * k + delta + (0 if alone else 2) <= 1026]
+
+
 SQUARE_OFF_CHAIN = {"front_end": "hc165", "sck": 18, "miso": 16, "load": 17, "chips": 3}
 DAY_MS = 86_400_000
 #: Where an RP2's ticks_ms stand after 49 days (the wrap of a 32-bit millisecond counter elsewhere).
@@ -147,6 +164,16 @@ def check_frames_round_trip_and_are_textbook_cobs_whatever_the_bytes():
 
 
 @check
+def check_a_run_of_254_k_non_zero_bytes_at_the_end_takes_no_extra_cobs_block():
+    """COBS ends a last run of 254 * k non-zero bytes on its full block: no empty block (01) after it."""
+    for run, alone in RUNS_AROUND_254K:
+        payload = ending_in_a_run(run, alone)
+        encoded = bytes(frames.encode(payload))
+        assert encoded == wire(payload), (run, alone, encoded[-4:])
+        assert frames.FrameReader().feed(encoded) == [payload], (run, alone)
+
+
+@check
 def check_bad_and_overlong_frames_are_dropped_and_the_next_one_taken():
     reader = frames.FrameReader()
     good = wire(b"\x81\x07")
@@ -155,6 +182,20 @@ def check_bad_and_overlong_frames_are_dropped_and_the_next_one_taken():
     assert reader.feed(bytes(flipped) + b"\x07" * 3000 + b"\x00" + good[:3]) == []
     assert reader.feed(good[3:]) == [b"\x81\x07"]
     assert reader.dropped == 2  # the flipped frame and the run longer than 1031 bytes
+
+
+@check
+def check_the_tail_of_an_overlong_run_split_across_reads_is_no_frame():
+    """Bytes with no 0x00 for longer than a frame are one bad frame up to the next 0x00, however they
+    arrive: the end of such a run, a frame's worth of bytes, is dropped with it."""
+    good = wire(b"\x81\x07")
+    for cut in (2000, 1500, 1032):
+        reader = frames.FrameReader()
+        run = b"\x07" * 2000 + good  # a frame glued to garbage: no 0x00 before it
+        assert reader.feed(run[:cut]) == []
+        assert reader.feed(run[cut:]) == [], cut
+        assert reader.feed(good) == [b"\x81\x07"], cut
+        assert reader.dropped == 1, cut
 
 
 # -- the change rules ---------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from gameboard_fw.strips import Strips
 
 from hal.cobs_frames import encode_frame
 from hal.serial_protocol import Changes, Hello, Snapshot, parse_device_message
-from tests.firmware.checks import CHECKS, SQUARE_OFF_CHAIN, Line, Skip, fake_pico
+from tests.firmware.checks import CHECKS, RUNS_AROUND_254K, SQUARE_OFF_CHAIN, Line, Skip, ending_in_a_run, fake_pico
 
 
 @pytest.mark.parametrize("function", CHECKS, ids=lambda function: function.__name__)
@@ -34,6 +34,14 @@ def test_frames_agree_with_the_pi_whatever_the_bytes():
         payload = bytes(rng.choice((0, 0, 1, 0xFF, rng.randrange(256))) for _ in range(size))
         assert bytes(frames.encode(payload)) == encode_frame(payload)
         assert frames.decode(encode_frame(payload)[:-1]) == (payload if size else None)
+
+
+@pytest.mark.parametrize(("run", "alone"), RUNS_AROUND_254K,
+                         ids=[f"{run}-{'alone' if alone else 'after-a-zero'}" for run, alone in RUNS_AROUND_254K])
+def test_frames_ending_in_runs_around_254_k_agree_with_the_pi_byte_for_byte(run, alone):
+    payload = ending_in_a_run(run, alone)
+    assert bytes(frames.encode(payload)) == encode_frame(payload)
+    assert frames.FrameReader().feed(encode_frame(payload)) == [payload]
 
 
 def test_the_pi_reads_what_the_firmware_says():
