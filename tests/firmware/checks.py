@@ -15,7 +15,7 @@ import pico_clock
 from gameboard_fw import NAME, app, frames
 from gameboard_fw.protocol import CHANGES, HELLO, LEDS, SHOW, SNAPSHOT, SYNC, Session
 from gameboard_fw.sensors import Board, DirectInputs, ShiftChain
-from gameboard_fw.settings import Settings, SettingsError, load
+from gameboard_fw.settings import Settings, SettingsError, load, parse
 from gameboard_fw.strips import Strips
 from tests.firmware.fake_pico import FakePico
 from tests.hal.documented_frames import documented_frames
@@ -344,7 +344,7 @@ SETTINGS_MISTAKES = [
     ({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4], "muxes": [{"adc": 26}]}},
      "sensors.select must be a list of 4 GPIO numbers, not [2, 3, 4]"),
     ({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "muxes": [{"adc": 25}]}},
-     "sensors.muxes[0].adc must be a GPIO number (26, 27, 28), not 25"),
+     "sensors.muxes[0].adc must be an ADC pin (26, 27, 28), not 25"),
     ({"sensors": {"front_end": "gpio", "pins": [1]}, "strips": [{"pin": 22}]}, "strips[0].leds is missing"),
     ({"sensors": {"front_end": "gpio", "pins": [1]}, "line": {"port": "spi"}}, 'line.port must be "usb" or "uart"'),
 ]
@@ -355,6 +355,95 @@ def check_settings_mistakes_name_the_key_and_the_fix():
     for settings, message in SETTINGS_MISTAKES:
         said = raises_settings_error(settings)
         assert message in said, said
+
+
+def thirty_two_multiplexers(channels=None) -> dict:
+    """32 multiplexers (512 inputs), each pin a field alone accepts: 30 on ADC 26 with enables 0-29."""
+    muxes = [{"adc": 26, "enable": pin} for pin in range(30)] + [{"adc": 27}, {"adc": 28}]
+    sensors = {"front_end": "hall_mux", "select": [2, 3, 4, 5], "muxes": muxes}
+    if channels is not None:
+        sensors["channels"] = channels
+    return {"sensors": sensors}
+
+
+#: Settings every field of which passes alone, that cannot work on a Pico: what it must say instead.
+SETTINGS_THAT_CANNOT_WORK = [
+    ({"sensors": SQUARE_OFF_CHAIN, "strips": [{"pin": 17, "leds": 24}]},
+     "gameboard.json: strips[0].pin is GPIO 17, which sensors.load uses already: each needs a pin of its own"),
+    ({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5],
+                  "muxes": [{"adc": 26, "enable": 6}, {"adc": 26, "enable": 6}]}},
+     "sensors.muxes[1].enable is GPIO 6, which sensors.muxes[0].enable uses already"),
+    ({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "muxes": [{"adc": 26, "enable": 5}]}},
+     "sensors.muxes[0].enable is GPIO 5, which sensors.select[3] uses already"),
+    ({"sensors": {"front_end": "gpio", "pins": [6, 7, 6]}}, "sensors.pins[2] is GPIO 6, which sensors.pins[0]"),
+    ({"line": {"port": "uart", "tx": 16, "rx": 17}, "sensors": SQUARE_OFF_CHAIN},
+     "sensors.miso is GPIO 16, which line.tx uses already"),
+    (thirty_two_multiplexers(), "sensors.muxes: 32 multiplexers carry 512 channels, more than the 509 analog "
+                                "channels a SNAPSHOT holds: set sensors.channels to at most 509"),
+    (thirty_two_multiplexers(channels=510), "sensors.channels must be a whole number from 1 to 509, not 510"),
+    ({"sensors": dict(SQUARE_OFF_CHAIN, spi=1)}, "sensors.sck must be an SCK pin of SPI1 (10, 14, 26), not 18"),
+    ({"sensors": dict(SQUARE_OFF_CHAIN, sck=10)}, "sensors.sck must be an SCK pin of SPI0 (2, 6, 18, 22), not 10"),
+    ({"sensors": dict(SQUARE_OFF_CHAIN, spi=1, sck=10)},
+     "sensors.miso must be a MISO pin of SPI1 (8, 12, 24, 28), not 16"),
+    ({"line": {"port": "uart", "uart": 1, "tx": 0, "rx": 1}, "sensors": {"front_end": "gpio", "pins": [6]}},
+     "line.tx must be a TX pin of UART1 (4, 8, 20, 24), not 0"),
+    ({"line": {"port": "uart", "uart": 1, "tx": 4, "rx": 1}, "sensors": {"front_end": "gpio", "pins": [6]}},
+     "line.rx must be an RX pin of UART1 (5, 9, 21, 25), not 1"),
+]
+
+
+@check
+def check_settings_that_cannot_work_on_a_pico_are_refused_naming_the_keys():
+    """One pin used twice, more analog channels than a SNAPSHOT holds, SPI or UART pins of another
+    bus: refused with the keys, not a ValueError of the Pico's when the firmware opens them."""
+    for settings, message in SETTINGS_THAT_CANNOT_WORK:
+        said = raises_settings_error(settings)
+        assert message in said, said
+    shared_adc = Settings({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5],
+                                       "muxes": [{"adc": 26, "enable": 6}, {"adc": 26, "enable": 7}]}})
+    assert [mux["adc"] for mux in shared_adc.front_end["muxes"]] == [26, 26]  # one ADC pin, shared by design
+
+
+#: Settings files that are not JSON, and where and what the mistake is.  MicroPython's json takes
+#: the first four (and says "syntax error in JSON" with no place for the rest).
+NOT_JSON = [
+    ('{"sensors": {"front_end": "gpio" "pins": [6]}}', "line 1, column 34: a ',' is missing before this key"),
+    ('{"sensors": {"front_end": "gpio", "pins": [6 7]}}', "line 1, column 46: a ',' is missing before this value"),
+    ('{"sensors": {"front_end": "gpio", "pins": [6, 7,]}}',
+     "line 1, column 48: a ',' with no value after it: remove it"),
+    ('{\n  "sensors": {"front_end": "gpio", "pins": [6]},\n}',
+     "line 2, column 48: a ',' with no key after it: remove it"),
+    ('{\n  "sensors": {\n    "front_end": "gpio",\n    "pins": [6]\n  }\n  "strips": []\n}',
+     "line 6, column 3: a ',' is missing before this key"),
+    ("", "line 1, column 1: the file is empty"),
+    ('{"sensors": {"front_end": gpio}}', "line 1, column 27: a value is expected here"),
+    ("{'sensors': {}}", "line 1, column 2: a key in double quotes is expected here"),
+    ('{"heartbeat_ms": 0500}', "line 1, column 18: a number such as 12 or -3.5"),
+    ('{"heartbeat_ms": NaN}', "line 1, column 18: a value is expected here"),
+    ('{"line": {"port": "usb"}, "line": {}}', 'line 1, column 27: the key "line" is given twice'),
+    ('{"sensors": {"front_end": "gp\nio"}}', "line 1, column 30: a line break inside a string"),
+    ('{"sensors": {"front_end": "gpio\\x"}}', "line 1, column 32: \\x is no JSON escape"),
+    ('{"sensors": {"front_end": "gpio', "line 1, column 27: this string has no closing '\"'"),
+    ('{"sensors": {}', "line 1, column 15: the file ends inside {...}: a '}' is missing"),
+    ('{"sensors": {}} {}', "line 1, column 17: more after the end of the settings"),
+]
+
+
+@check
+def check_the_settings_file_is_read_as_strict_json_with_the_place_of_a_mistake():
+    """The same strict reading on the Pico as under CPython: no missing or trailing comma, no key twice,
+    no NaN, and a mistake says its line and column."""
+    for text, message in NOT_JSON:
+        try:
+            parse(text)
+        except SettingsError as exc:
+            assert str(exc).startswith("gameboard.json, " + message), (text, str(exc))
+        else:
+            raise AssertionError("accepted: " + text)
+    settings = parse('{"sensors": {"front_end": "gpio", "pins": [6, 7], "active_low": false},\n'
+                     ' "strips": [{"pin": 22, "leds": 2, "order": "R\\u0047B"}], "heartbeat_ms": 250}')
+    assert settings.front_end == {"front_end": "gpio", "pins": [6, 7], "active_low": False}
+    assert settings.strips == [{"pin": 22, "leds": 2, "order": "RGB"}] and settings.heartbeat_ms == 250
 
 
 @check
