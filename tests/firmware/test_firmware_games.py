@@ -210,8 +210,8 @@ def test_sensors_watch_reads_the_board_through_the_firmware(tmp_path):
     port = tmp_path / "ttyPICO"
     config = tmp_path / "gameboard.toml"
     config.write_text(CONFIG.format(game="squareoff", board="", port=port))
-    firmware = {"sensors": {"front_end": "gpio", "pins": list(range(6, 30))}, "line": {"port": "uart", "tx": 0, "rx": 1},
-                "strips": [{"pin": 22, "leds": 24}]}
+    firmware = {"sensors": {"front_end": "gpio", "pins": list(range(2, 26))}, "line": {"port": "uart", "tx": 0, "rx": 1},
+                "strips": [{"pin": 26, "leds": 24}]}
     with running(mock, firmware, port):
         watch = subprocess.run([COMMAND, "sensors", "watch", "--config", str(config), "--count", "1"],
                                capture_output=True, text=True, timeout=60, check=False)
