@@ -10,7 +10,7 @@ import json
 
 from gameboard_fw import strict_json
 from gameboard_fw.protocol import MAX_ANALOG_CHANNELS
-from gameboard_fw.sensors import DirectInputs, HallMuxes, ShiftChain
+from gameboard_fw.sensors import DEFAULT_NOISE, DirectInputs, HallMuxes, ShiftChain
 
 PATH = "gameboard.json"
 #: The Pico's GPIO numbers, and those with an ADC.
@@ -113,7 +113,7 @@ class Settings:
         line.finish()
         sensors = top.section("sensors")
         self.front_end = _front_end(sensors)
-        self.noise = sensors.integer("noise", 0, 4095, 3)
+        self.noise = sensors.integer("noise", 0, 4095, DEFAULT_NOISE)
         sensors.finish()
         strips = top.get("strips", [])
         if not isinstance(strips, list) or len(strips) > MAX_STRIPS:

@@ -7,6 +7,7 @@ function registered by ``@check`` that raises (AssertionError) when it fails and
 it cannot run on this interpreter.  The hardware is tests/firmware/fake_pico.py.
 """
 
+import math
 import struct
 import sys
 
@@ -96,6 +97,67 @@ class Readings:
     def read(self, into) -> None:
         for channel in range(self.channels):
             into[channel] = self.values[channel]
+
+
+def next_state(state: int) -> int:
+    """A linear congruential generator: the same numbers on both interpreters (their ``random`` differ)."""
+    return (1103515245 * state + 12345) & 0x7FFFFFFF
+
+
+class JitteryHall:
+    """Hall sensors at rest whose readings jitter: Gaussian, ``sigma`` counts (drawn once into a table
+    by Box-Muller, then picked from it at each reading)."""
+
+    kind = "analog"
+
+    def __init__(self, channels: int, sigma: float) -> None:
+        self.channels = channels
+        self.rest = [1500 + 7 * channel % 900 for channel in range(channels)]
+        self.jitter = []
+        state = 1
+        for _ in range(1024):
+            state = next_state(state)
+            uniform = (state + 1) / 2**31
+            state = next_state(state)
+            gauss = math.sqrt(-2 * math.log(uniform)) * math.cos(2 * math.pi * state / 2**31)
+            self.jitter.append(math.floor(sigma * gauss + 0.5))
+        self.state = 7
+
+    def read(self, into) -> None:
+        jitter, rest, state = self.jitter, self.rest, self.state
+        for channel in range(self.channels):
+            state = next_state(state)
+            into[channel] = rest[channel] + jitter[state >> 21]
+        self.state = state
+
+
+class CountingLine:
+    def __init__(self) -> None:
+        self.bytes = 0
+
+    def write(self, data) -> None:
+        self.bytes += len(data)
+
+
+def traffic(noise: int, sigma: float, channels: int = 201, scans_per_second: int = 200, seconds: int = 2) -> float:
+    """Bytes a second the firmware sends for ``channels`` jittery Hall sensors scanned at the protocol's
+    200 scans a second: CHANGES as the loop sends them, heartbeats every 500 ms when nothing changed."""
+    board = Board(JitteryHall(channels, sigma), noise)
+    line = CountingLine()
+    session = Session(line, board, None)
+    board.snapshot(now=0)
+    last_sent = 0
+    for scan in range(1, seconds * scans_per_second + 1):
+        now = scan * 1000 // scans_per_second
+        changes = board.changes(now)
+        if changes or now - last_sent >= 500:
+            session.report(changes)
+            last_sent = now
+    return line.bytes / seconds
+
+
+#: What a UART at 115200 baud carries, 8N1: bytes a second.
+UART_BYTES_PER_SECOND = 11520
 
 
 def fake_pico(settings: dict, values: list) -> FakePico:
@@ -279,6 +341,19 @@ def check_the_loop_reports_and_beats_across_the_wrap_and_at_49_days():
         assert hello_again == 1500, hello_again
         gaps = [later[0] - earlier[0] for earlier, later in zip(sent, sent[1:])]
         assert max(gaps) <= settings.heartbeat_ms, gaps
+
+
+@check
+def check_the_default_noise_keeps_jittery_hall_sensors_well_within_a_uart():
+    """201 Hall sensors at rest: with 2 counts of jitter the default threshold sends heartbeats only
+    (the old default, 3, sent 34 KB/s: three times what 115200 baud carries), with 3 counts (the
+    mock board's realistic noise) under a tenth of the UART."""
+    noise = Settings({"sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "muxes": [{"adc": 26}]}}).noise
+    assert noise == Board(JitteryHall(1, 0)).noise
+    heartbeats_only = 2 * 6  # two empty CHANGES a second, 6 bytes each on the line
+    assert traffic(noise, 2) == heartbeats_only, traffic(noise, 2)
+    assert traffic(noise, 3) < UART_BYTES_PER_SECOND / 10, traffic(noise, 3)
+    assert traffic(3, 2) > 2 * UART_BYTES_PER_SECOND  # what the check would see of the old default
 
 
 # -- the front-ends -----------------------------------------------------------------------------------

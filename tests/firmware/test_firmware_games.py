@@ -195,7 +195,7 @@ def test_square_off_on_a_74hc165_chain(tmp_path):
 
 def test_hexover_on_hall_sensors_through_multiplexers(tmp_path):
     firmware = {"line": {"port": "uart", "tx": 0, "rx": 1},
-                "sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "channels": 61, "noise": 8,
+                "sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "channels": 61,
                             "muxes": [{"adc": 26, "enable": 6}, {"adc": 26, "enable": 7},
                                       {"adc": 27, "enable": 8}, {"adc": 28}]},
                 "strips": [{"pin": 22, "leds": 61}]}
