@@ -15,6 +15,8 @@ from micropython import const
 
 #: An analog channel reports a change at most this often (docs/serial-protocol.md).
 ANALOG_HOLD_MS = const(5)
+#: What a scan that changed nothing reports: one object for all of them.
+NO_CHANGES = ()
 #: Counts an analog reading must move from the last reported one to be sent: 3 counts of a 10-bit ADC
 #: on the Pico's 12 bits (the protocol asks for 2-4, 8-16 here).  201 Hall sensors with 2 counts of
 #: jitter then send heartbeats only, with 3 counts 0.8 KB/s; a threshold of 3 sent 34 KB/s.
@@ -65,43 +67,52 @@ class DirectInputs:
 
     def read(self, values: bytearray) -> None:
         invert = self._invert
-        for channel, pin in enumerate(self._pins):
-            values[channel] = pin.value() ^ invert
+        pins = self._pins
+        for channel in range(len(pins)):
+            values[channel] = pins[channel].value() ^ invert
 
 
 class HallMuxes:
     """Analog Hall sensors through CD74HC4067s: four select pins shared by every multiplexer, each
     multiplexer's output on an ADC pin (several may share one, each then with its own /EN pin).
-    Channel c is input c % 16 of multiplexer c // 16; the value is the ADC's 12-bit count."""
+    Channel c is input c % 16 of multiplexer c // 16; the value is the ADC's 12-bit count.
+    A scan allocates nothing (index loops over flat lists, no tuple a channel): no garbage to stop for."""
 
     kind = "analog"
 
     def __init__(self, select: list, muxes: list, channels: int, settle_us: int = 10) -> None:
         self._select = [Pin(number, Pin.OUT, value=0) for number in select]
-        adcs: dict = {}
-        self._muxes = []
+        opened: dict = {}
+        self._adcs: list = []  # multiplexer m's ADC and /EN pin (None: always on)
+        self._enables: list = []
         for mux in muxes:
             pin = mux["adc"]
-            if pin not in adcs:
-                adcs[pin] = ADC(Pin(pin))
+            if pin not in opened:
+                opened[pin] = ADC(Pin(pin))
+            self._adcs.append(opened[pin])
             enable = mux.get("enable")
-            self._muxes.append((adcs[pin], Pin(enable, Pin.OUT, value=1) if enable is not None else None))
+            self._enables.append(Pin(enable, Pin.OUT, value=1) if enable is not None else None)
         self._settle_us = settle_us
         self.channels = channels
 
     def read(self, values: array) -> None:
-        select, muxes, settle, channels = self._select, self._muxes, self._settle_us, self.channels
+        select = self._select  # one name a line: packing five into a tuple would allocate
+        adcs = self._adcs
+        enables = self._enables
+        settle = self._settle_us
+        channels = self.channels
         for line in range(16):
             for bit in range(4):
                 select[bit].value((line >> bit) & 1)
-            for index, (adc, enable) in enumerate(muxes):
+            for index in range(len(adcs)):
                 channel = index * 16 + line
                 if channel >= channels:
                     break
+                enable = enables[index]
                 if enable is not None:
                     enable.value(0)
                 sleep_us(settle)
-                values[channel] = adc.read_u16() >> 4
+                values[channel] = adcs[index].read_u16() >> 4
                 if enable is not None:
                     enable.value(1)
 
@@ -145,21 +156,26 @@ class Board:
         self._holding = self.channels if analog else 0
         return self._reported
 
-    def changes(self, now) -> list:
-        """Scan once: the (channel, value) pairs to report, now counted as reported."""
+    def changes(self, now):
+        """Scan once: the (channel, value) pairs to report, now counted as reported (a list, or
+        NO_CHANGES: a quiet scan allocates nothing)."""
         values, reported = self._values, self._reported
         self.front_end.read(values)
         self.scans += 1
         if values == reported and not self._holding:
-            return []
-        changes = []
+            return NO_CHANGES
         if self.kind == "presence":
+            changes = []
             for channel in range(self.channels):
                 if values[channel] != reported[channel]:
                     reported[channel] = values[channel]
                     changes.append((channel, values[channel]))
             return changes
-        noise, sent_at, held, holding = self.noise, self._sent_at, self._held, self._holding
+        changes = None
+        noise = self.noise
+        sent_at = self._sent_at
+        held = self._held
+        holding = self._holding
         for channel in range(self.channels):
             if held[channel]:
                 if ticks_diff(now, sent_at[channel]) < ANALOG_HOLD_MS:
@@ -172,6 +188,8 @@ class Board:
                 sent_at[channel] = now
                 held[channel] = 1
                 holding += 1
+                if changes is None:
+                    changes = []
                 changes.append((channel, value))
         self._holding = holding
-        return changes
+        return NO_CHANGES if changes is None else changes

@@ -16,7 +16,7 @@ import pico_clock
 from gameboard_fw import NAME, app, frames
 from gameboard_fw.protocol import CHANGES, HELLO, LEDS, SHOW, SNAPSHOT, SYNC, Session
 from gameboard_fw.sensors import Board, DirectInputs, ShiftChain
-from gameboard_fw.settings import Settings, SettingsError, load, parse
+from gameboard_fw.settings import Settings, SettingsError, load, make_front_end, parse
 from gameboard_fw.strips import Strips
 from tests.firmware.fake_pico import FakePico
 from tests.hal.documented_frames import documented_frames
@@ -86,6 +86,11 @@ class Line:
 
     def payloads(self) -> list:
         return frames.FrameReader().feed(self.sent)
+
+
+def changed(board: Board, now: int) -> list:
+    """What one scan reports, as a list (a quiet scan gives the firmware's shared empty tuple)."""
+    return list(board.changes(now))
 
 
 class Readings:
@@ -269,18 +274,18 @@ def check_an_analog_change_beyond_the_noise_is_sent_at_most_every_5_ms_and_a_hel
     board = Board(sensors, noise=3)
     assert list(board.snapshot(now=0)) == [2000, 2000]
     sensors.values[0] = 2003
-    assert board.changes(10) == []  # within the noise
+    assert changed(board, 10) == []  # within the noise
     sensors.values[0] = 2010
-    assert board.changes(11) == [(0, 2010)]
+    assert changed(board, 11) == [(0, 2010)]
     sensors.values[0] = 2030
-    assert board.changes(13) == []  # 2 ms after the last report: held back
+    assert changed(board, 13) == []  # 2 ms after the last report: held back
     sensors.values[0] = 2040
-    assert board.changes(15) == []
+    assert changed(board, 15) == []
     sensors.values[0] = 2050
     sensors.values[1] = 1900
-    assert board.changes(16) == [(0, 2050), (1, 1900)]  # 5 ms on: the value read now; channel 1 at once
+    assert changed(board, 16) == [(0, 2050), (1, 1900)]  # 5 ms on: the value read now; channel 1 at once
     sensors.values[0] = 2052
-    assert board.changes(30) == []  # within the noise of what was reported
+    assert changed(board, 30) == []  # within the noise of what was reported
 
 
 @check
@@ -289,10 +294,10 @@ def check_every_presence_change_is_sent_at_once():
     board = Board(sensors)
     board.snapshot(now=0)
     sensors.values[1] = 1
-    assert board.changes(1) == [(1, 1)]
+    assert changed(board, 1) == [(1, 1)]
     sensors.values[1] = 0
-    assert board.changes(2) == [(1, 0)]
-    assert board.changes(3) == []
+    assert changed(board, 2) == [(1, 0)]
+    assert changed(board, 3) == []
 
 
 @check
@@ -306,13 +311,13 @@ def check_an_analog_channel_quiet_for_days_reports_its_next_change_at_once():
             board = Board(sensors, noise=3)
             board.snapshot(now=start)
             for ms in range(1, 8):  # the loop scans on after the report
-                assert board.changes(pico_clock.ticks_add(start, ms)) == []
+                assert changed(board, pico_clock.ticks_add(start, ms)) == []
             now = pico_clock.ticks_add(start, quiet)
             sensors.values[0] = 2100
-            assert board.changes(now) == [(0, 2100)], (start, quiet)
+            assert changed(board, now) == [(0, 2100)], (start, quiet)
             sensors.values[0] = 2200
-            assert board.changes(pico_clock.ticks_add(now, 4)) == [], (start, quiet)  # held 5 ms, across the wrap too
-            assert board.changes(pico_clock.ticks_add(now, 5)) == [(0, 2200)], (start, quiet)
+            assert changed(board, pico_clock.ticks_add(now, 4)) == [], (start, quiet)  # held 5 ms, across the wrap too
+            assert changed(board, pico_clock.ticks_add(now, 5)) == [(0, 2200)], (start, quiet)
 
 
 @check
@@ -378,6 +383,45 @@ def check_direct_inputs_read_1_for_a_piece():
     read = bytearray(24)
     DirectInputs(list(range(6, 30))).read(read)
     assert [channel for channel in range(24) if read[channel]] == [1]
+
+
+#: The largest board's 201 channels on each front-end (with room for a strip on GPIO 22 and the UART).
+FRONT_ENDS_OF_201 = [
+    {"front_end": "hall_mux", "select": [2, 3, 4, 5], "channels": 201, "settle_us": 0,
+     "muxes": [{"adc": (26, 27, 28)[index % 3], "enable": 6 + index} for index in range(13)]},
+    {"front_end": "hc165", "sck": 18, "miso": 16, "load": 17, "chips": 26, "channels": 201},
+    {"front_end": "gpio", "pins": list(range(2, 22))},
+]
+
+
+@check
+def check_a_scan_allocates_nothing_per_channel():
+    """A Hall scan of 201 channels allocated 7.8 KB (a tuple a channel): garbage the Pico's collector
+    then stops the loop for.  Counted by gc.mem_alloc, with the collector off."""
+    if not MICROPYTHON:
+        raise Skip("gc.mem_alloc counts the heap's bytes under MicroPython only")
+    import gc
+
+    for front_end in FRONT_ENDS_OF_201:
+        settings = Settings({"sensors": front_end})
+        values = [2000 if front_end["front_end"] == "hall_mux" else channel % 2 for channel in range(201)]
+        machine.PICO = FakePico(settings.front_end, values)
+        board = Board(make_front_end(settings.front_end), settings.noise)
+        board.snapshot(now=0)
+        board.changes(10)
+        gc.collect()
+        gc.disable()
+        try:
+            before = gc.mem_alloc()
+            board.front_end.read(board._values)
+            read = gc.mem_alloc() - before
+            before = gc.mem_alloc()
+            for scan in range(10):
+                board.changes(20 + 5 * scan)
+            scans = (gc.mem_alloc() - before) // 10
+        finally:
+            gc.enable()
+        assert read == 0 and scans == 0, (front_end["front_end"], read, scans)
 
 
 # -- the messages -------------------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 """The hardware around the firmware in its checks (tests/firmware/checks.py), small enough for MicroPython.
 
 The shim's ``machine`` and ``rp2`` calls reach a ``FakePico``: the checks set the channels'
-``values`` and read what the strips were sent and what went out on the UART.  A Hall
-multiplexer's conversion allocates nothing, so a check can count what a scan allocates.
+``values`` and read what the strips were sent and what went out on the UART.
 Under the loop (``app.run``) each turn polls the UART once: that poll moves the stopped
 clock (tests/firmware/shim/pico_clock.py) on by ``turn_ms``, runs what the check scheduled
 for that moment, and BOOTSEL is pressed once ``run_ms`` have passed.
@@ -15,7 +14,8 @@ class FakePico:
     """The pins, the 74HC165 chain, the multiplexers, the strips and the UART of one Pico.
 
     ``front_end`` is a checked front-end (``Settings(...).front_end``); ``values`` holds one
-    reading a channel: presence 1 for a piece, or the ADC's 12-bit count.
+    reading a channel: presence 1 for a piece, or the ADC's 12-bit count.  Reading the inputs
+    allocates nothing, so a check can count what the firmware's scan allocates.
     """
 
     def __init__(self, front_end: dict, values: list) -> None:
@@ -25,7 +25,7 @@ class FakePico:
         self.frames: dict = {}  # a strip's data pin -> the words last sent out
         self.writes: list = []  # (ms after the start, bytes) the firmware wrote to the UART
         self._incoming = bytearray()  # what the Pi sent, not yet read
-        self._latched = b""
+        self._latched = bytearray(front_end.get("chips", 0))
         self.bootsel = 0
         self.turn_ms = 1
         self.run_ms = -1
@@ -67,13 +67,12 @@ class FakePico:
         return self._latched
 
     def _latch(self) -> None:
-        chain = bytearray(self.front_end["chips"])
-        for channel in range(len(self.values)):
-            chain[channel >> 3] |= self.values[channel] << (channel & 7)
-        if self._invert:  # a switch to ground under a piece reads 0
-            for chip in range(len(chain)):
-                chain[chip] ^= 0xFF
-        self._latched = bytes(chain)
+        """The chain copies its inputs (into the same buffer each time: the latch allocates nothing)."""
+        chain, values = self._latched, self.values
+        for chip in range(len(chain)):
+            chain[chip] = 0xFF if self._invert else 0  # a switch to ground under a piece reads 0
+        for channel in range(len(values)):
+            chain[channel >> 3] ^= values[channel] << (channel & 7)
 
     def convert(self, adc_pin: int) -> int:
         """The ADC's reading of the one multiplexer enabled on ``adc_pin``, scaled as read_u16 scales 12 bits."""
