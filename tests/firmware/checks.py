@@ -14,6 +14,7 @@ import sys
 import machine
 import pico_clock
 from gameboard_fw import NAME, app, frames
+from gameboard_fw.line import USB_READS_PER_TURN, CobsBlocks
 from gameboard_fw.protocol import CHANGES, HELLO, LEDS, SHOW, SNAPSHOT, SYNC, Session
 from gameboard_fw.sensors import Board, DirectInputs, ShiftChain
 from gameboard_fw.settings import Settings, SettingsError, load, make_front_end, parse
@@ -447,6 +448,72 @@ def check_the_session_answers_sync_and_shows_led_frames():
     first, second = line.payloads()[-2:]
     assert first[0] == second[0] == CHANGES and second[1] == (first[1] + 1) & 0xFF
     assert first[2:] == b"\x00\x04\x00\x01" * 255 and second[2:] == b"\x00\x04\x00\x01" * 45
+
+
+class Console:
+    """MicroPython's USB stdin as the firmware sees it: it says only whether a byte waits, and a read of
+    more bytes than the Pi has written would wait (the loop would stall): that fails the check."""
+
+    def __init__(self) -> None:
+        self.written = bytearray()  # what the Pi wrote and the firmware has not read yet
+        self.reads = 0
+
+    def ready(self) -> bool:
+        return len(self.written) > 0
+
+    def read(self, count: int) -> bytes:
+        assert count <= len(self.written), "read(%d) with %d bytes written: the loop stalls" % (count, len(self.written))
+        self.reads += 1
+        data = bytes(self.written[:count])
+        self.written = self.written[count:]
+        return data
+
+
+def led_frame(leds: int, sequence: int = 0, lit_every: int = 10) -> bytes:
+    """The Pi's LED frame for one strip as it writes it, LEDS then SHOW: most LEDs dark, as in play."""
+    colours = bytearray(3 * leds)
+    for led in range(0, leds, lit_every):
+        colours[3 * led : 3 * led + 3] = bytes((200, 40 + led % 200, 0))
+    return wire(bytes((LEDS, sequence)) + struct.pack(">BH", 0, 0) + colours) + wire(bytes((SHOW, sequence + 1)))
+
+
+def cobs_blocks(frames_on_the_wire: bytes) -> int:
+    """How many COBS blocks the frames hold (a code byte each)."""
+    count, at = 0, 0
+    while at < len(frames_on_the_wire):
+        code = frames_on_the_wire[at]
+        at += code if code else 1
+        count += 1 if code else 0
+    return count
+
+
+@check
+def check_usb_reads_take_an_led_frame_a_cobs_block_at_a_time():
+    """USB stdin says only that a byte waits; a byte a read cost a poll and a read a byte, the scan
+    stopped meanwhile.  Now a read takes a COBS block and the next code byte (one read a block, one
+    to start each frame), at most USB_READS_PER_TURN a loop turn, and never more than was written."""
+    for lit_every in (1, 4, 10, 1000):
+        console = Console()
+        blocks = CobsBlocks(console.ready, console.read)
+        frame = led_frame(201, lit_every=lit_every)
+        console.written.extend(frame)
+        received = bytearray()
+        turns = 0
+        while console.written:
+            received.extend(blocks.read(USB_READS_PER_TURN))
+            turns += 1
+        assert received == frame and console.reads == 2 + cobs_blocks(frame), (lit_every, console.reads)
+        assert turns == (console.reads + USB_READS_PER_TURN - 1) // USB_READS_PER_TURN, turns
+    for size in (1, 2, 3, 60, 254, 300, 600):  # the first bytes seen are the middle of a frame
+        console = Console()
+        blocks = CobsBlocks(console.ready, console.read)
+        console.written.extend(led_frame(201)[size:] + led_frame(201, 2) + wire(bytes((SYNC, 4))) + led_frame(1, 5))
+        received = bytearray()
+        while console.written:
+            received.extend(blocks.read(USB_READS_PER_TURN))
+        payloads = frames.FrameReader().feed(received)  # all but the LEDS cut short
+        assert [payload[:2] for payload in payloads] == [b"\x83\x01", b"\x82\x02", b"\x83\x03", b"\x81\x04",
+                                                         b"\x82\x05", b"\x83\x06"], size
 
 
 # -- the settings -------------------------------------------------------------------------------------
