@@ -38,7 +38,7 @@ class CobsBlocks:
         while reads and (self._due or self._ready()):
             chunk = self._read(self._due or 1)
             data.extend(chunk)
-            self._due = due_after(chunk)
+            self._due = chunk[-1] if b"\x00" not in chunk else due_after(chunk)  # in step: ends on a code byte
             reads -= 1
         return bytes(data)
 
