@@ -32,5 +32,5 @@ time.ticks_ms = pico_clock.ticks_ms
 time.ticks_us = pico_clock.ticks_us
 time.ticks_add = pico_clock.ticks_add
 time.ticks_diff = pico_clock.ticks_diff
-time.sleep_us = lambda us: time.sleep(us / 1_000_000)
-time.sleep_ms = lambda ms: time.sleep(ms / 1000)
+time.sleep_us = lambda us: time.sleep(us / 1_000_000) if us > 0 else None  # 0 returns at once, as on the Pico
+time.sleep_ms = lambda ms: time.sleep(ms / 1000) if ms > 0 else None
