@@ -35,10 +35,15 @@ def encode_frame(payload: bytes) -> bytes:
 
 
 class FrameReader:
-    """Cuts a byte stream into checked payloads; ``errors`` counts what it dropped, by reason."""
+    """Cuts a byte stream into checked payloads; ``errors`` counts what it dropped, by reason.
+
+    A run of more than MAX_ENCODED bytes without a 0x00 is one overlong frame up to the next
+    0x00, however the reads cut it: its end is never taken for a frame of its own.
+    """
 
     def __init__(self) -> None:
         self._pending = bytearray()
+        self._overlong = False  # the bytes since the last 0x00 outgrew a frame: dropped up to the next
         self.errors: Counter[str] = Counter()
 
     def feed(self, data: bytes) -> list[bytes]:
@@ -46,19 +51,25 @@ class FrameReader:
         self._pending += data
         *complete, rest = self._pending.split(DELIMITER)
         self._pending = bytearray(rest)
-        if len(self._pending) > MAX_ENCODED:
-            self.errors["overlong"] += 1
-            self._pending.clear()
         payloads = []
         for encoded in complete:
+            if self._overlong:
+                self._overlong = False  # the end of a run already dropped and counted
+                continue
             payload = self._decode(bytes(encoded))
             if payload is not None:
                 payloads.append(payload)
+        if len(self._pending) > MAX_ENCODED:
+            if not self._overlong:
+                self.errors["overlong"] += 1
+            self._overlong = True
+            self._pending.clear()
         return payloads
 
     def reset(self) -> None:
         """Forget a half-received frame (the port was closed)."""
         self._pending.clear()
+        self._overlong = False
 
     def _decode(self, encoded: bytes) -> bytes | None:
         if not encoded:

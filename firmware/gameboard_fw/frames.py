@@ -35,22 +35,26 @@ def crc16(data) -> int:
 
 
 def encode(payload) -> bytearray:
-    """The bytes on the wire for one payload, delimiter included."""
+    """The bytes on the wire for one payload, delimiter included: standard COBS, as the Pi's ``cobs``
+    package encodes it (a last run of 254 * k non-zero bytes ends on its full block)."""
     crc = crc16(payload)
     data = bytearray(payload)
     data.append(crc >> 8)
     data.append(crc & 0xFF)
-    out = bytearray(len(data) + len(data) // 254 + 2)
+    size = len(data)
+    out = bytearray(size + size // 254 + 2)
     code_at, code, written = 0, 1, 1
-    for byte in data:
+    for index in range(size):
+        byte = data[index]
         if byte:
             out[written] = byte
             written += 1
             code += 1
-        if not byte or code == 0xFF:
-            out[code_at] = code
-            code_at, code = written, 1
-            written += 1
+            if code < 0xFF or index == size - 1:
+                continue
+        out[code_at] = code  # a zero, or a full block with more after it, ends the block
+        code_at, code = written, 1
+        written += 1
     out[code_at] = code
     out[written] = 0
     return out[: written + 1]
@@ -78,21 +82,26 @@ def decode(encoded) -> bytes | None:
 
 
 class FrameReader:
-    """Cuts the bytes from the Pi into checked payloads; a bad or overlong frame is dropped and counted."""
+    """Cuts the bytes from the Pi into checked payloads; a bad or overlong frame is dropped and counted.
+
+    A run of more than MAX_ENCODED bytes without a 0x00 is one bad frame up to the next 0x00,
+    however the reads cut it: its end is never taken for a frame of its own.
+    """
 
     def __init__(self) -> None:
         self._pending = b""
+        self._overlong = False  # the bytes since the last 0x00 outgrew a frame: dropped up to the next
         self.dropped = 0
 
     def feed(self, data) -> list:
         """The payloads completed by ``data``, in order."""
         parts = (self._pending + bytes(data)).split(b"\x00")
         self._pending = parts.pop()
-        if len(self._pending) > MAX_ENCODED:
-            self.dropped += 1  # a run with no delimiter: dropped, the next 0x00 starts afresh
-            self._pending = b""
         payloads = []
         for encoded in parts:
+            if self._overlong:
+                self._overlong = False  # the end of a run already dropped and counted
+                continue
             if not encoded:
                 continue  # an idle line
             payload = decode(encoded) if len(encoded) <= MAX_ENCODED else None
@@ -100,4 +109,9 @@ class FrameReader:
                 self.dropped += 1
             else:
                 payloads.append(payload)
+        if len(self._pending) > MAX_ENCODED:
+            if not self._overlong:
+                self.dropped += 1
+            self._overlong = True
+            self._pending = b""
         return payloads

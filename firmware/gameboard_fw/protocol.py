@@ -21,6 +21,8 @@ SHOW = const(0x83)
 
 #: Changes per CHANGES frame: 4 bytes each, under MAX_PAYLOAD with type and sequence.
 CHANGES_PER_FRAME = const(255)
+#: The most analog channels one SNAPSHOT holds: type, sequence, count, encoding and a word each.
+MAX_ANALOG_CHANNELS = const(509)
 KINDS = {"presence": 0, "analog": 1}
 
 

@@ -15,6 +15,12 @@ from micropython import const
 
 #: An analog channel reports a change at most this often (docs/serial-protocol.md).
 ANALOG_HOLD_MS = const(5)
+#: What a scan that changed nothing reports: one object for all of them.
+NO_CHANGES = ()
+#: Counts an analog reading must move from the last reported one to be sent: 3 counts of a 10-bit ADC
+#: on the Pico's 12 bits (the protocol asks for 2-4, 8-16 here).  201 Hall sensors with 2 counts of
+#: jitter then send heartbeats only, with 3 counts 0.8 KB/s; a threshold of 3 sent 34 KB/s.
+DEFAULT_NOISE = const(12)
 
 
 class ShiftChain:
@@ -61,43 +67,52 @@ class DirectInputs:
 
     def read(self, values: bytearray) -> None:
         invert = self._invert
-        for channel, pin in enumerate(self._pins):
-            values[channel] = pin.value() ^ invert
+        pins = self._pins
+        for channel in range(len(pins)):
+            values[channel] = pins[channel].value() ^ invert
 
 
 class HallMuxes:
     """Analog Hall sensors through CD74HC4067s: four select pins shared by every multiplexer, each
     multiplexer's output on an ADC pin (several may share one, each then with its own /EN pin).
-    Channel c is input c % 16 of multiplexer c // 16; the value is the ADC's 12-bit count."""
+    Channel c is input c % 16 of multiplexer c // 16; the value is the ADC's 12-bit count.
+    A scan allocates nothing (index loops over flat lists, no tuple a channel): no garbage to stop for."""
 
     kind = "analog"
 
     def __init__(self, select: list, muxes: list, channels: int, settle_us: int = 10) -> None:
         self._select = [Pin(number, Pin.OUT, value=0) for number in select]
-        adcs: dict = {}
-        self._muxes = []
+        opened: dict = {}
+        self._adcs: list = []  # multiplexer m's ADC and /EN pin (None: always on)
+        self._enables: list = []
         for mux in muxes:
             pin = mux["adc"]
-            if pin not in adcs:
-                adcs[pin] = ADC(Pin(pin))
+            if pin not in opened:
+                opened[pin] = ADC(Pin(pin))
+            self._adcs.append(opened[pin])
             enable = mux.get("enable")
-            self._muxes.append((adcs[pin], Pin(enable, Pin.OUT, value=1) if enable is not None else None))
+            self._enables.append(Pin(enable, Pin.OUT, value=1) if enable is not None else None)
         self._settle_us = settle_us
         self.channels = channels
 
     def read(self, values: array) -> None:
-        select, muxes, settle, channels = self._select, self._muxes, self._settle_us, self.channels
+        select = self._select  # one name a line: packing five into a tuple would allocate
+        adcs = self._adcs
+        enables = self._enables
+        settle = self._settle_us
+        channels = self.channels
         for line in range(16):
             for bit in range(4):
                 select[bit].value((line >> bit) & 1)
-            for index, (adc, enable) in enumerate(muxes):
+            for index in range(len(adcs)):
                 channel = index * 16 + line
                 if channel >= channels:
                     break
+                enable = enables[index]
                 if enable is not None:
                     enable.value(0)
                 sleep_us(settle)
-                values[channel] = adc.read_u16() >> 4
+                values[channel] = adcs[index].read_u16() >> 4
                 if enable is not None:
                     enable.value(1)
 
@@ -107,10 +122,13 @@ class Board:
 
     Presence channels report every change; an analog one reports a move of more than
     ``noise`` counts from the value last reported, at most every ANALOG_HOLD_MS: a change
-    held back is sent by the first scan after that, with the value read then.
+    held back is sent by the first scan after that, with the value read then.  A channel's
+    hold ends at the first scan ANALOG_HOLD_MS after its report, and no report time is
+    compared after that: ticks wrap (every 2**30 ms on the RP2), and ticks_diff from a time
+    2**29 ms old is negative, which would hold a channel quiet for 6.2 days back for as long.
     """
 
-    def __init__(self, front_end, noise: int = 3) -> None:
+    def __init__(self, front_end, noise: int = DEFAULT_NOISE) -> None:
         self.front_end = front_end
         self.kind = front_end.kind
         self.channels = front_end.channels
@@ -120,7 +138,9 @@ class Board:
         if self.kind == "analog":
             self._values = array("H", [0] * self.channels)
             self._reported = array("H", [0] * self.channels)
-        self._sent_at = [0] * self.channels
+        self._sent_at = [0] * self.channels  # ticks_ms of a held channel's last report
+        self._held = bytearray(self.channels)  # 1 while a channel's last report is under ANALOG_HOLD_MS old
+        self._holding = 0  # how many are held
         self.scans = 0
 
     def snapshot(self, now=None):
@@ -128,30 +148,48 @@ class Board:
         now = ticks_ms() if now is None else now
         self.front_end.read(self._values)
         self.scans += 1
+        analog = self.kind == "analog"
         for channel in range(self.channels):
             self._reported[channel] = self._values[channel]
             self._sent_at[channel] = now
+            self._held[channel] = analog
+        self._holding = self.channels if analog else 0
         return self._reported
 
-    def changes(self, now) -> list:
-        """Scan once: the (channel, value) pairs to report, now counted as reported."""
+    def changes(self, now):
+        """Scan once: the (channel, value) pairs to report, now counted as reported (a list, or
+        NO_CHANGES: a quiet scan allocates nothing)."""
         values, reported = self._values, self._reported
         self.front_end.read(values)
         self.scans += 1
-        if values == reported:
-            return []
-        changes = []
+        if values == reported and not self._holding:
+            return NO_CHANGES
         if self.kind == "presence":
+            changes = []
             for channel in range(self.channels):
                 if values[channel] != reported[channel]:
                     reported[channel] = values[channel]
                     changes.append((channel, values[channel]))
             return changes
-        noise, sent_at = self.noise, self._sent_at
+        changes = None
+        noise = self.noise
+        sent_at = self._sent_at
+        held = self._held
+        holding = self._holding
         for channel in range(self.channels):
+            if held[channel]:
+                if ticks_diff(now, sent_at[channel]) < ANALOG_HOLD_MS:
+                    continue
+                held[channel] = 0
+                holding -= 1
             value = values[channel]
-            if abs(value - reported[channel]) > noise and ticks_diff(now, sent_at[channel]) >= ANALOG_HOLD_MS:
+            if abs(value - reported[channel]) > noise:
                 reported[channel] = value
                 sent_at[channel] = now
+                held[channel] = 1
+                holding += 1
+                if changes is None:
+                    changes = []
                 changes.append((channel, value))
-        return changes
+        self._holding = holding
+        return NO_CHANGES if changes is None else changes

@@ -1,4 +1,5 @@
-"""The firmware's tests run it under CPython: its folder and the machine/rp2 shim go on the path first."""
+"""The firmware's tests run it under CPython (and, through run_checks.py, MicroPython): its folder and the
+machine/rp2/time shim go on the path first."""
 
 import sys
 from pathlib import Path

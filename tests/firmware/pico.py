@@ -29,6 +29,7 @@ sys.path[:0] = [str(ROOT / "firmware"), str(Path(__file__).parent / "shim")]
 
 import machine
 import micropython  # noqa: F401  (gives time its ticks functions before the firmware imports them)
+import pico_clock
 
 #: How long a poll of the UART stands for: the rest of a loop turn on the chip (and a yield here).
 LOOP_TURN_S = 0.0005
@@ -36,6 +37,8 @@ LOOP_TURN_S = 0.0005
 SCAN_S = 0.002
 #: How long the UART waits for the pty to take its bytes before they are lost (no one is listening).
 WRITE_WAIT_S = 0.2
+#: The Pico's clock starts this long before its ticks wrap (2**30 ms), so every game crosses the wrap.
+BEFORE_THE_WRAP_MS = 2000
 
 
 class Pico:
@@ -69,6 +72,7 @@ class Pico:
         from gameboard_fw.settings import Settings
 
         machine.PICO = self
+        pico_clock.start_at(pico_clock.ticks_add(0, -BEFORE_THE_WRAP_MS))
         firmware = Settings(self.settings)
 
         def run() -> None:

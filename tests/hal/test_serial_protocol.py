@@ -52,6 +52,18 @@ def test_bad_frames_are_counted_by_reason():
         encode_frame(bytes(MAX_PAYLOAD + 1))
 
 
+@pytest.mark.parametrize("cut", [2000, 1500, 1040])
+def test_the_tail_of_an_overlong_run_split_across_reads_is_no_frame(cut):
+    """A run without 0x00 longer than a frame is one bad frame up to the next 0x00, however it arrives."""
+    good = encode_frame(b"\x03\x05")
+    run = b"\x07" * 2000 + good  # a frame glued to garbage: no 0x00 before it
+    reader = FrameReader()
+    assert reader.feed(run[:cut]) == []
+    assert reader.feed(run[cut:]) == []
+    assert reader.feed(good) == [b"\x03\x05"]
+    assert reader.errors == {"overlong": 1}
+
+
 def test_device_messages_parse():
     hello = bytes((0x01, 7, 1, 1)) + (200).to_bytes(2, "big") + bytes((2,)) + b"\x00\x78\x00\x51" + b"mcu"
     assert parse_device_message(hello) == (7, Hello(1, "analog", 200, (120, 81), "mcu"))

@@ -1,12 +1,12 @@
-"""MicroPython's ``machine`` module for the firmware under CPython: each call goes to ``PICO``,
-the simulated Pico of the test (tests/firmware/pico.py), which wires it to a mock board."""
+"""MicroPython's ``machine`` module for the firmware off the chip, under CPython and MicroPython (whose
+unix port loads this file instead of its own): each call goes to ``PICO``, the simulated Pico of the
+test (tests/firmware/pico.py on a mock board, or tests/firmware/fake_pico.py in the checks).
 
-from __future__ import annotations
-
-from typing import Any
+Plain Python that both interpreters run: no ``__future__``, no ``typing`` (MicroPython ignores
+annotations, so they stay)."""
 
 #: The simulated Pico the firmware's hardware calls reach; set by the test before the firmware starts.
-PICO: Any = None
+PICO = None
 
 
 class Pin:

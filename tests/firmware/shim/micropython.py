@@ -1,5 +1,6 @@
-"""MicroPython's ``micropython`` module under CPython; importing it also gives ``time`` the
-ticks functions MicroPython's has (the firmware imports them from ``time``)."""
+"""MicroPython's ``micropython`` module under CPython (MicroPython's own is built in and wins); importing
+it also gives CPython's ``time`` the RP2 port's tick functions (shim/pico_clock.py), which the
+firmware imports from ``time``."""
 
 from __future__ import annotations
 
@@ -7,10 +8,9 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-T = TypeVar("T")
+import pico_clock
 
-#: The period of MicroPython's tick counters: ticks wrap, ``ticks_diff`` undoes the wrap.
-TICKS_PERIOD = 1 << 30
+T = TypeVar("T")
 
 
 def const(value: T) -> T:
@@ -28,12 +28,9 @@ def kbd_intr(character: int) -> None:
     """The console's Ctrl-C: the USB line is not used under CPython."""
 
 
-def _ticks_diff(later: int, earlier: int) -> int:
-    return (later - earlier + TICKS_PERIOD // 2) % TICKS_PERIOD - TICKS_PERIOD // 2
-
-
-time.ticks_ms = lambda: int(time.monotonic() * 1000) % TICKS_PERIOD
-time.ticks_us = lambda: int(time.monotonic() * 1_000_000) % TICKS_PERIOD
-time.ticks_diff = _ticks_diff
-time.sleep_us = lambda us: time.sleep(us / 1_000_000)
-time.sleep_ms = lambda ms: time.sleep(ms / 1000)
+time.ticks_ms = pico_clock.ticks_ms
+time.ticks_us = pico_clock.ticks_us
+time.ticks_add = pico_clock.ticks_add
+time.ticks_diff = pico_clock.ticks_diff
+time.sleep_us = lambda us: time.sleep(us / 1_000_000) if us > 0 else None  # 0 returns at once, as on the Pico
+time.sleep_ms = lambda ms: time.sleep(ms / 1000) if ms > 0 else None

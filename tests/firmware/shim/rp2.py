@@ -1,10 +1,6 @@
-"""MicroPython's ``rp2`` module for the firmware under CPython: a PIO program is kept with its
-settings (not assembled), a state machine hands the words it is given to ``machine.PICO``."""
-
-from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
+"""MicroPython's ``rp2`` module for the firmware off the chip (CPython and MicroPython): a PIO program
+is kept with its settings (not assembled), a state machine hands the words it is given to
+``machine.PICO``."""
 
 import machine
 
@@ -15,12 +11,12 @@ class PIO:
 
 
 class Program:
-    def __init__(self, body: Callable[[], None], settings: dict[str, Any]) -> None:
+    def __init__(self, body, settings: dict) -> None:
         self.body = body
         self.settings = settings
 
 
-def asm_pio(**settings: Any) -> Callable[[Callable[[], None]], Program]:
+def asm_pio(**settings):
     return lambda body: Program(body, settings)
 
 
@@ -34,7 +30,7 @@ class StateMachine:
     def active(self, on: int) -> None:
         machine.PICO.start_state_machine(self.number, self.pin, self.program.settings, self.freq)
 
-    def put(self, words: Any, shift: int = 0) -> None:
+    def put(self, words, shift: int = 0) -> None:
         machine.PICO.state_machine_put(self.pin, [word << shift & 0xFFFFFFFF for word in words])
 
 
