@@ -160,6 +160,7 @@ class Thinker:
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
         self._process = process
+        assert process.pid is not None  # started
         self._lower_priority(process.pid)
 
     def _lower_priority(self, pid: int) -> None:
