@@ -18,6 +18,7 @@ that forbids namespaces stops nspawn first); the tests skip with those words.
 
 from __future__ import annotations
 
+import ctypes
 import grp
 import itertools
 import os
@@ -44,6 +45,7 @@ LOG_LINE = re.compile(r"^\[\s*[\d.]+\] (?P<ident>[^\[:\s]+)(?:\[\d+\])?: (?P<tex
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 #: Seconds for systemd to start in the container: a guard against a hang, not a speed check.
 BOOT_TIMEOUT_S = 60.0
+PR_SET_PDEATHSIG = 1  # prctl(2)
 _names = itertools.count()
 
 
@@ -158,7 +160,8 @@ class BootedUnit:
         self._process = subprocess.Popen(["unshare", "--mount", "--propagation", "private", "sh", "-c", script,
                                           str(root), *nspawn], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                          stderr=subprocess.STDOUT, text=True, errors="replace",
-                                         env={**os.environ, "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY": "1"})
+                                         env={**os.environ, "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY": "1"},
+                                         preexec_fn=_end_with_parent)
         threading.Thread(target=self._read, daemon=True).start()
         return self
 
@@ -240,6 +243,11 @@ class BootedUnit:
         make("journald.conf", "[Journal]\nForwardToConsole=yes\nMaxLevelConsole=info\n",
              "/etc/systemd/journald.conf.d/gameboard-test.conf")
         return files
+
+
+def _end_with_parent() -> None:
+    """SIGTERM to nspawn (which powers the container off) when the test process dies without cleaning up."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _group_exists(name: str) -> bool:
