@@ -96,7 +96,7 @@ def test_the_web_drop_in_serves_the_page(boot, tmp_path: Path) -> None:
                  config=mock_config(["human", "human"]))
     address = board.wait_for(r"^gameboard: open http://0\.0\.0\.0:(\d+)/(\?token=\S+)$",
                              unless=r"^gameboard: error|Traceback")
-    with urllib.request.urlopen(f"http://127.0.0.1:{address[1]}/{address[2]}", timeout=10) as page:
+    with urllib.request.urlopen(f"http://127.0.0.1:{address[1]}/{address[2]}", timeout=30) as page:
         assert page.status == 200 and b"<html" in page.read()
 
 
