@@ -6,7 +6,10 @@ that is no longer on the board is dropped: asking another while the worker is bu
 stops that worker and starts a fresh one.  A worker that dies is started again at the
 next question, and its death is reported as the answer's error.  A worker whose daemon
 was killed (SIGKILL, a power cut of the process) ends by itself within ``PARENT_CHECK_S``.
-The worker runs at a lower priority than the daemon (``NICENESS``).
+The worker runs at a lower priority than the daemon (``NICENESS``): the daemon sets it, and where a
+sandbox forbids that (a unit without ``setpriority``) it says so once and the worker thinks at the
+daemon's priority.  Ctrl-C in a terminal reaches the whole foreground process group; the worker is
+started with SIGINT blocked, so only the daemon hears it, and the daemon stops the worker.
 
 A hint in a puzzle comes from the puzzle's solver, not from the computer player: the
 next move of a solution, or since which move there is none, so the question carries the
@@ -20,6 +23,8 @@ import json
 import multiprocessing
 import os
 import queue
+import signal
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +61,6 @@ class Answer:
 
 def _work(questions: Any, answers: Any) -> None:
     """The worker's loop: answer each question; end when the daemon is gone (killed, it sends nothing)."""
-    os.nice(NICENESS)
     daemon = multiprocessing.parent_process()
     #: For each puzzle start asked about (its JSON): the last winning line found, as moves from the start.
     lines: dict[str, tuple[str, ...]] = {}
@@ -102,6 +106,8 @@ class Thinker:
         self._questions: Any = None
         self._answers: Any = None
         self.asked: Question | None = None
+        #: Whether the worker's priority could not be lowered and the log said so (once per daemon).
+        self._priority_refused = False
 
     @property
     def busy(self) -> bool:
@@ -147,8 +153,28 @@ class Thinker:
         self._questions, self._answers = CONTEXT.Queue(), CONTEXT.Queue()
         process = CONTEXT.Process(target=_work, args=(self._questions, self._answers),
                                   name="gameboard-computer", daemon=True)
-        process.start()  # kept only once started: a process that failed to start has nothing to stop
+        # SIGINT blocked while starting: the worker inherits the mask, so Ctrl-C never interrupts it.
+        interrupts = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            process.start()  # kept only once started: a process that failed to start has nothing to stop
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, interrupts)
         self._process = process
+        assert process.pid is not None  # started
+        self._lower_priority(process.pid)
+
+    def _lower_priority(self, pid: int) -> None:
+        """``NICENESS`` below the daemon, so the scan loop comes first; a sandbox that forbids it is said once."""
+        try:
+            os.setpriority(os.PRIO_PROCESS, pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS))
+        except ProcessLookupError:
+            pass  # it died at once: the next answer() says so
+        except PermissionError as exc:
+            if not self._priority_refused:
+                self._priority_refused = True
+                print(f"gameboard: the computer's process cannot lower its priority ({exc.strerror}): it thinks at "
+                      "the daemon's, which may slow the scan loop on a busy Pi; a systemd unit must allow "
+                      "SystemCallFilter=setpriority (docs/daemon.md)", file=sys.stderr, flush=True)
 
     def _stop(self) -> None:
         if self._process is None:

@@ -16,6 +16,7 @@ from engine.registry import GAMES, game_class
 from firmware_host.commands.arguments import add_page_arguments
 from firmware_host.commands.sim import DEFAULT_PORT, state_dir
 from firmware_host.config import Config, secret_warnings
+from firmware_host.service_unit import ServiceUnit, withheld
 from firmware_host.validation import cannot_write, checked_config
 from wiring.model import Wiring
 
@@ -60,6 +61,9 @@ def run_daemon(args: argparse.Namespace) -> int:
     for warning in secret_warnings(config):
         print(f"gameboard: warning: {warning}", file=sys.stderr, flush=True)
     if args.check:
+        problem = withheld(config, ServiceUnit.installed())
+        if problem:
+            raise GameboardError(problem)
         print(f"{config.path}: ok: {describe(config, wiring)}")
         return 0
     from firmware_host.daemon import Daemon

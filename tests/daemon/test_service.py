@@ -115,3 +115,30 @@ def latest_game_moves(journal_path: Path) -> list[str]:
             return []  # killed before it made its tables
         rows = db.execute("SELECT move FROM moves WHERE game = (SELECT max(id) FROM games) ORDER BY ply")
         return [text for (text,) in rows]
+
+
+def test_ctrl_c_in_the_simulator_after_the_computer_moved_prints_no_traceback(tmp_path: Path) -> None:
+    """Ctrl-C in a terminal sends SIGINT to the whole foreground process group, the computer's worker with it:
+    the simulator stops with its exit code and no KeyboardInterrupt traceback from either process."""
+    journal = tmp_path / "sim.sqlite3"
+    process = subprocess.Popen([COMMAND, "sim", "squareoff", "--seats", "computer:easy", "human", "--auto",
+                                "--journal", str(journal), "--port", str(free_port())],
+                               env={**os.environ, "XDG_STATE_HOME": str(tmp_path)}, start_new_session=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not latest_game_moves(journal):  # the computer's move, carried out by the simulated hands
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate(timeout=5)
+            time.sleep(0.05)
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        process.kill()
+        process.wait()
+    assert process.returncode == 130 and "Traceback" not in stderr, stderr
+
+
+def free_port() -> int:
+    with closing(socket.socket()) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
