@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_host.config import Config
+from firmware_host.remote.link import INSTALL_REMOTE
 
 UNIT_NAME = "gameboard.service"
 #: systemd's folders of system units, the first found wins (systemd.unit(5), "Unit File Load Path").
@@ -27,8 +28,6 @@ DEFAULT_CONFIG = Path("/etc/gameboard/gameboard.toml")
 #: The prefixes of IPAddressAllow=/IPAddressDeny='s names (systemd.resource-control(5)).
 ADDRESS_NAMES = {"any": ("0.0.0.0/0", "::/0"), "localhost": ("127.0.0.0/8", "::1/128"),
                  "link-local": ("169.254.0.0/16", "fe80::/64"), "multicast": ("224.0.0.0/4", "ff00::/8")}
-INSTALL_REMOTE = ("sudo install -D -m 0644 systemd/gameboard-remote.conf "
-                  "/etc/systemd/system/gameboard.service.d/remote.conf")
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 

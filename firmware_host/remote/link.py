@@ -41,6 +41,10 @@ CLOSE_WAIT_S = 2.0
 #: Where a password goes instead of a command line or an address, which `ps` and logs show.
 PASSWORD_PLACES = "[remote] password_file or password in the configuration, --password-file FILE on a command line"
 
+#: How the remote-play drop-in goes in, under gameboard.service (which gives the daemon no network).
+INSTALL_REMOTE = ("sudo install -D -m 0644 systemd/gameboard-remote.conf "
+                  "/etc/systemd/system/gameboard.service.d/remote.conf")
+
 
 class LinkError(GameboardError, ValueError):
     """A broker address or option that cannot work; the message says the fix."""
@@ -149,7 +153,12 @@ class Link:
         client.on_message = self._on_message
         self._client = client
         client.connect_async(broker.host, broker.port, keepalive=KEEPALIVE_S)
-        client.loop_start()
+        try:
+            client.loop_start()
+        except OSError as exc:  # paho's socket pair is TCP on 127.0.0.1: a sandbox without Internet sockets
+            raise GameboardError(f"remote play cannot open a network socket here ({exc.strerror}); under "
+                                 f"gameboard.service install the remote-play drop-in: {INSTALL_REMOTE} "
+                                 "(docs/daemon.md)") from None
 
     # -- paho's thread ----------------------------------------------------------------------
 
