@@ -1,4 +1,5 @@
-"""Every subcommand, given bad arguments and bad paths, answers with an error line, never a traceback.
+"""Every subcommand, given bad arguments and bad paths, answers with an error line, never a traceback;
+every command's ``--help`` works, and one named without its action lists them.
 
 ``CASES`` holds the bad command lines of each subcommand; a subcommand the parser has
 and ``CASES`` lacks fails ``test_every_subcommand_has_its_bad_cases``: a new command
@@ -80,6 +81,35 @@ def test_every_subcommand_has_its_bad_cases() -> None:
     assert sorted(subcommands(build_parser())) == sorted(CASES)
 
 
+def command_groups(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The program (``()``) and every command that has actions of its own (``("board",)``)."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found.append(path)
+            for name, sub in action.choices.items():
+                found += command_groups(sub, path + (name,))
+    return found
+
+
+@pytest.mark.parametrize("command", sorted(set(command_groups(build_parser())) | set(subcommands(build_parser()))),
+                         ids=lambda command: " ".join(command) or "gameboard")
+def test_every_command_explains_itself(command: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    for flag in ("--help", "-h"):
+        with pytest.raises(SystemExit) as exit:
+            main([*command, flag])
+        out, err = capsys.readouterr()
+        assert exit.value.code == 0 and out.startswith(f"usage: {' '.join(('gameboard', *command))} "), (out, err)
+
+
+@pytest.mark.parametrize("command", command_groups(build_parser()), ids=lambda command: " ".join(command) or "gameboard")
+def test_a_command_without_its_action_lists_them(command: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(list(command))
+    out, err = capsys.readouterr()
+    actions = [path[len(command)] for path in subcommands(build_parser()) if path[:len(command)] == command]
+    assert code == 2 and all(f"\n    {action}" in err for action in actions) and ERROR_LINE.search(err), err
+
+
 @pytest.fixture
 def paths(tmp_path: Path) -> dict[str, str]:
     """The placeholders' paths: missing ones, a folder, files of the wrong kind, configurations."""
@@ -125,7 +155,15 @@ def test_a_bad_command_line_is_an_error_line_not_a_traceback(command: tuple[str,
     assert ERROR_LINE.search(err) or (code == 1 and out.strip()), (out, err)
 
 
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_the_installed_command_explains_itself(flag: str) -> None:
+    command = Path(sys.executable).with_name("gameboard")
+    result = subprocess.run([str(command), flag], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "\n    arena " in result.stdout and not result.stderr, result.stderr
+
+
 @pytest.mark.parametrize("argv", [
+    [],
     ["sim", "--port", "99999"],
     ["board", "draw", "overpass", "-o", "/nonexistent/x.svg"],
     ["sim", "--journal", "/proc/nope/j.db"],

@@ -1,4 +1,4 @@
-"""``gameboard arena GAME --players A B ...``: players against each other, with win rates and 95 % intervals."""
+"""``gameboard arena GAME --players A B ...``: players against each other, with win rates and 95% intervals."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ PLAYER_KINDS = ["random", "greedy"] + [f"computer:{name}" for name in LEVELS]
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "arena", help="play computer players and baselines against each other; win rates with 95% intervals",
+        "arena", help="play computer players and baselines against each other; win rates with 95%% intervals",
         description="Seats rotate every game; dice and players are seeded, so a run is repeated exactly by its seed.")
     parser.add_argument("game", choices=list(GAMES), help="the game (2-4 players)")
     parser.add_argument("--players", nargs="+", required=True, metavar="PLAYER",
