@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any, TextIO
 
-from engine.ai.arena import Match, play_match
+from engine.ai.arena import Match, new_match, play_games
 from engine.ai.baselines import GreedyPlayer, RandomPlayer
 from engine.ai.levels import LEVELS
 from engine.ai.player import Computer, Player
@@ -62,14 +62,24 @@ def make_player(text: str, seed: int) -> Player:
 def run_arena(args: argparse.Namespace) -> int:
     players = [functools.partial(make_player, text) for text in args.players]
     options = game_options(args.option)
-    bar = ProgressBar(sys.stderr)
     try:
-        match = play_match(args.game, options, players, args.games, args.seed, args.max_plies, bar, args.jobs)
+        match = new_match(args.game, options, players, args.seed)
     except ValueError as exc:
         raise GameboardError(str(exc)) from None
+    bar = ProgressBar(sys.stderr)
+    stopped = False
+    try:
+        for result in play_games(args.game, options, players, args.games, args.seed, args.max_plies, args.jobs):
+            match.add(result)
+            bar(len(match.played), args.games)
+    except KeyboardInterrupt:  # the games played so far are worth their table
+        stopped = True
     bar.done()
-    print(json.dumps(as_json(match), indent=2) if args.json else table(match))
-    return 0
+    if stopped:
+        print(f"gameboard arena: stopped by Ctrl-C after {len(match.played)} of {args.games} games", file=sys.stderr)
+    if match.played:
+        print(json.dumps(as_json(match), indent=2) if args.json else table(match))
+    return 130 if stopped else 0
 
 
 def as_json(match: Match) -> dict[str, Any]:
