@@ -29,7 +29,8 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
                         for path in ["{folder}/drawing.svg", "{missing}/x.svg", "/proc/nope/x.svg"]]
     + [["chess", "-o", "{tmp}/x.svg"], ["overpass", "-o", "{tmp}/x.txt"],
        ["overpass", "-o", "{tmp}/x.svg", "--game", "hexover"], ["overpass", "-o", "{tmp}/x.svg", "--game", "chess"],
-       ["overpass", "-o", "{tmp}/x.svg", "--width", "wide"]],
+       ["overpass", "-o", "{tmp}/x.svg", "--width", "wide"], ["overpass", "-o", "{tmp}/x.png", "--width", "-5"],
+       ["overpass", "-o", "{tmp}/x.png", "--width", "100000"], ["overpass", "-o", "{tmp}/x.svg", "--width", "0"]],
     ("games",): [["--bogus"]],
     ("solve",): [["chess"], ["full-house", "--time-limit", "0"], ["full-house", "--time-limit", "soon"]],
     ("arena",): [["chess", "--players", "random", "random"], ["squareoff"], ["squareoff", "--players", "robot", "random"],

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from engine.boards import board_names, load_board
-from engine.draw import Overlay, svg
+from engine.draw import WIDTHS, Overlay, svg
 from engine.errors import GameboardError
 from firmware_host.commands.arguments import BOARD_HELP, board_name
 
@@ -29,8 +29,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     draw.add_argument("-o", "--output", required=True, type=Path, help="FILE.svg or FILE.png")
     draw.add_argument("--ids", action="store_true", help="label every location with its id")
     draw.add_argument("--game", help="draw this game's starting position over the board")
-    draw.add_argument("--width", type=int, default=900, help="width in pixels (default 900)")
+    draw.add_argument("--width", type=pixel_width, default=900,
+                      help=f"width in pixels, {WIDTHS.start} to {WIDTHS.stop - 1} (default 900)")
     draw.set_defaults(handler=draw_board)
+
+
+def pixel_width(text: str) -> int:
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pixels") from None
+    if width not in WIDTHS:
+        raise argparse.ArgumentTypeError(f"{width} pixels: give a width from {WIDTHS.start} to {WIDTHS.stop - 1} "
+                                         "(an SVG scales to any size)")
+    return width
 
 
 def list_boards(args: argparse.Namespace) -> int:
