@@ -14,7 +14,7 @@ from engine.ai.levels import LEVELS
 from engine.ai.player import Computer, Player
 from engine.errors import GameboardError
 from engine.registry import GAMES
-from firmware_host.commands.arguments import game_options
+from firmware_host.commands.arguments import add_option_argument, game_options
 
 PLAYER_KINDS = ["random", "greedy"] + [f"computer:{name}" for name in LEVELS]
 
@@ -28,8 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"one per seat: {', '.join(PLAYER_KINDS)} (computer means computer:normal)")
     parser.add_argument("--games", type=_count, default=20, help="games to play (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the dice and the players (default 0)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option, e.g. --option players=2 (repeat for more)")
+    add_option_argument(parser, "players=2")
     parser.add_argument("--max-plies", type=_count, default=5000,
                         help="a game still going after this many plies is stopped and counted a draw (default 5000)")
     parser.add_argument("--jobs", type=_count, default=1,

@@ -77,13 +77,21 @@ def add_broker_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGro
                         help=f"how long to wait for the game on the broker (default {JOIN_WAIT_S:g})")
 
 
+def add_option_argument(parser: argparse.ArgumentParser, example: str) -> None:
+    """A game's options, as every command takes them: --option KEY=VALUE, repeated."""
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help=f"a game option, e.g. --option {example} (`gameboard games` lists them; repeat for more)")
+
+
 def game_options(pairs: list[str]) -> dict[str, Any]:
-    """KEY=VALUE pairs, each value read as JSON when it is (2, true, "x"), else as text."""
+    """--option's KEY=VALUE pairs, each value read as JSON when it is (2, true, "x"), else as text."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key:
             raise GameboardError(f"--option {pair!r}: write KEY=VALUE, e.g. --option players=2")
+        if key in options:
+            raise GameboardError(f"--option {key} is given twice: give each option once")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:

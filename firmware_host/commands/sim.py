@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameboardError
 from engine.registry import GAMES
-from firmware_host.commands.arguments import add_broker_arguments, add_page_arguments
+from firmware_host.commands.arguments import (add_broker_arguments, add_option_argument, add_page_arguments,
+                                              game_options)
 from firmware_host.remote.protocol import ProtocolError, check_name
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def state_dir() -> Path:
 def register(subparsers: argparse._SubParsersAction) -> None:
     sim = subparsers.add_parser("sim", help="play on a simulated board in the browser")
     sim.add_argument("game", nargs="?", default="overpass", choices=list(GAMES), help="the game (default overpass)")
-    sim.add_argument("--options", default="{}", help='game options as JSON, e.g. \'{"players": 2}\'')
+    add_option_argument(sim, "players=2")
     add_page_arguments(sim, DEFAULT_PORT)
     sim.add_argument("--seats", nargs="+", metavar="SEAT", default=[],
                      help="who plays each seat in turn order: human, computer or computer:LEVEL (easy, normal, "
@@ -54,12 +54,7 @@ def run_sim(args: argparse.Namespace) -> int:
     from firmware_host.validation import cannot_write
     from firmware_host.web.serve import Listener
 
-    try:
-        options = json.loads(args.options)
-    except json.JSONDecodeError as exc:
-        raise GameboardError(f"--options is not JSON ({exc.msg}); write e.g. '{{\"players\": 2}}'") from None
-    if not isinstance(options, dict):
-        raise GameboardError("--options must be a JSON object, e.g. '{\"players\": 2}'")
+    options = game_options(args.option)
     journal = args.journal or state_dir() / "sim-journal.sqlite3"
     problem = cannot_write(journal)
     if problem:

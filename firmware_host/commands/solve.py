@@ -24,7 +24,7 @@ from engine.errors import GameboardError
 from engine.registry import new_game, state_from_json
 from engine.solvers import SOLVERS, Hint, Progress, Solution, hinter, solver
 from engine.solvers.chains import FewestChains, fewest_chains
-from firmware_host.commands.arguments import game_options
+from firmware_host.commands.arguments import add_option_argument, game_options
 from firmware_host.thinker import PUZZLE_HINT_S
 
 
@@ -37,8 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--time-limit", type=_seconds, default=None, metavar="S",
                         help=f"seconds to search before printing the best found (default 30; "
                              f"{PUZZLE_HINT_S:g} with --hint, as on the board; 600 with --chains)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option, e.g. --option pieces=20 (`gameboard games` lists them; repeat for more)")
+    add_option_argument(parser, "pieces=20")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--position", type=Path, metavar="FILE",
                        help='a saved position: JSON {"game", "options", "position"}, as a journal keeps a setup')
@@ -147,8 +146,9 @@ def starting_state(args: argparse.Namespace) -> State:
             raise GameboardError(f"--option: {exc}") from None
     if state.game.name != args.puzzle:
         where = args.position or args.journal
-        raise GameboardError(f"{where} holds a {state.game.name} position, not {args.puzzle}: "
-                             f"run `gameboard solve {state.game.name}` on it")
+        instead = (f"run `gameboard solve {state.game.name}` on it" if state.game.name in SOLVERS else
+                   f"{state.game.name} is not a puzzle; `gameboard solve` solves {', '.join(sorted(SOLVERS))}")
+        raise GameboardError(f"{where} holds a {state.game.name} position, not {args.puzzle}: {instead}")
     return state
 
 
