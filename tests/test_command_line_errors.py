@@ -63,7 +63,8 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
     ("leds", "test"): [["--config", path] for path in BAD_CONFIGS]
     + [["--config", "{good}", "--seconds", "-1"], ["--config", "{good}", "--chase-seconds", "soon"]],
     ("sensors", "watch"): [["--config", path] for path in BAD_CONFIGS]
-    + [["--config", "{good}", "--interval", "-1"], ["--config", "{good}", "--count", "-2"]],
+    + [["--config", "{good}", "--interval", "-1"], ["--config", "{good}", "--count", "-2"],
+       ["--config", "{good}", "--count", "0"]],
 }
 
 ERROR_LINE = re.compile(r"^gameboard[a-z ]*: error: \S", re.MULTILINE)
