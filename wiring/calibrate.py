@@ -490,6 +490,9 @@ def parse_classes(text: str) -> dict[str, str]:
             raise CalibrationSetupError(f"--classes {text!r}: write piece=class pairs separated by commas,"
                                         " e.g. white=north,black=south")
         found[piece] = name
+    if not found:
+        raise CalibrationSetupError(f"--classes {text!r} names no class: write piece=class pairs separated by commas,"
+                                    " e.g. white=north,black=south")
     return found
 
 

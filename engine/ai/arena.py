@@ -123,7 +123,8 @@ def play_games(game: str, options: dict[str, Any], players: Sequence[PlayerFacto
     if jobs == 1:
         yield from map(play, range(games))
         return
-    with multiprocessing.Pool(jobs, initializer=signal.signal, initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+    with multiprocessing.Pool(min(jobs, games), initializer=signal.signal,
+                              initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
         yield from pool.imap_unordered(play, range(games))
 
 

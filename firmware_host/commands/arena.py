@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 from typing import Any, TextIO
 
@@ -17,6 +18,8 @@ from engine.registry import GAMES
 from firmware_host.commands.arguments import add_option_argument, game_options
 
 PLAYER_KINDS = ["random", "greedy"] + [f"computer:{name}" for name in LEVELS]
+#: More processes than this only wait for the cores.
+MAX_JOBS = 64
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -31,8 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_option_argument(parser, "players=2")
     parser.add_argument("--max-plies", type=_count, default=5000,
                         help="a game still going after this many plies is stopped and counted a draw (default 5000)")
-    parser.add_argument("--jobs", type=_count, default=1,
-                        help="games played at once, each in its own process (default 1; the results are the same)")
+    parser.add_argument("--jobs", type=_jobs, default=1,
+                        help=f"games played at once, each in its own process, 1 to {MAX_JOBS} (default 1; the "
+                             f"results are the same; this machine has {os.cpu_count() or 1} cores)")
     parser.add_argument("--json", action="store_true", help="the results as JSON")
     parser.set_defaults(handler=run_arena)
 
@@ -47,13 +51,21 @@ def _count(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    jobs = _count(text)
+    if jobs > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at most {MAX_JOBS} (about one per core: this machine has "
+                                         f"{os.cpu_count() or 1})")
+    return jobs
+
+
 def make_player(text: str, seed: int) -> Player:
     if text == "random":
         return RandomPlayer(seed)
     if text == "greedy":
         return GreedyPlayer(seed)
     kind, _, level = text.partition(":")
-    if kind == "computer" and (not level or level in LEVELS):
+    if text == "computer" or (kind == "computer" and level in LEVELS):
         return Computer(level or "normal", seed)
     raise GameboardError(f"no player {text!r}; players: {', '.join(PLAYER_KINDS)}")
 

@@ -73,7 +73,7 @@ def add_broker_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGro
     parser.add_argument("--ca-file", type=Path, help="with mqtts://: the certificate authority to trust")
     from firmware_host.remote.join import JOIN_WAIT_S
 
-    parser.add_argument("--wait", type=float, default=JOIN_WAIT_S, metavar="SECONDS",
+    parser.add_argument("--wait", type=at_least(0), default=JOIN_WAIT_S, metavar="SECONDS",
                         help=f"how long to wait for the game on the broker (default {JOIN_WAIT_S:g})")
 
 

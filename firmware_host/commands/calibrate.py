@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            help=f"pieces of one class you have at hand for the class step (default {Settings.pieces})")
     calibrate.add_argument("--samples", type=at_least(1, int), default=Settings.samples,
                            help=f"scans per reading, the median kept (default {Settings.samples})")
-    calibrate.add_argument("--min-change", type=float, default=Settings.min_change,
+    calibrate.add_argument("--min-change", type=at_least(1), default=Settings.min_change,
                            help=f"analog counts a piece must move a channel at least (default {Settings.min_change:g})")
     calibrate.add_argument("--redo", type=location_ids, default=[], metavar="LOCATIONS",
                            help="only these locations (comma-separated ids, e.g. p5,p20), keeping the rest of the file")

@@ -61,8 +61,11 @@ def run_sim(args: argparse.Namespace) -> int:
         raise GameboardError(f"cannot keep the journal: {problem}; give --journal a file in a folder you can write")
 
     game, seats, remote = args.game, args.seats, None
-    if args.join:
+    if args.join is not None:
         remote, game, options, seats = remote_seat(args, options)
+    elif any(seat.startswith("remote:") for seat in seats):
+        raise GameboardError("a remote:NAME seat is played through a broker: give --join mqtt://HOST/GAME and --name "
+                             "(docs/remote.md)")
 
     async def main() -> None:
         session = SimSession(game, options, journal=journal, noise=args.noise, entered_dice=args.entered_dice,
@@ -101,6 +104,8 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Part
     if args.seats:
         raise GameboardError("to host a remote game, write the others' seats as remote:NAME in --seats; "
                              "to join one, leave --seats out")
+    if options:
+        raise GameboardError("--option: a game joined has the options its host chose; leave --option out to join")
     print(f"gameboard: joining {game_id} on {broker} as {args.name}...", flush=True)
     participant, game, seats = join(broker, game_id, args.name, wait=args.wait)
     if not participant.header.held_by(args.name):

@@ -16,7 +16,7 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from engine.errors import GameboardError
 from firmware_host.remote.protocol import (
@@ -60,7 +60,7 @@ class Broker:
 
     @classmethod
     def parse(cls, url: str, **options: Any) -> Broker:
-        parts = urlsplit(url)
+        parts = _split(url)
         if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
             raise LinkError(f"broker {url!r}: write mqtt://HOST[:PORT] (mqtts:// for TLS), e.g. mqtt://127.0.0.1:1883")
         try:
@@ -103,7 +103,7 @@ Event = Message | Connected | Disconnected | Garbled
 
 def game_address(url: str, **options: Any) -> tuple[Broker, str]:
     """The broker and the game of ``mqtt://[user[:password]@]host[:port]/GAME`` (as ``--join`` takes it)."""
-    parts = urlsplit(url)
+    parts = _split(url)
     game = parts.path.strip("/")
     if not NAME.fullmatch(game):
         raise LinkError(f"{url!r}: end the address with the game id, e.g. mqtt://broker.example:1883/friday "
@@ -223,6 +223,15 @@ class Link:
                     break
         self._client.disconnect()  # a clean disconnect: no last will (the "offline" above said it)
         self._client.loop_stop()
+
+
+def _split(url: str) -> SplitResult:
+    """``urlsplit``, its ValueError (``mqtt://[::1/friday``) the LinkError every caller reports in one line."""
+    try:
+        return urlsplit(url)
+    except ValueError as exc:
+        raise LinkError(f"{url!r} is not an address ({exc}); an IPv6 host goes in brackets, e.g. "
+                        "mqtt://[::1]:1883") from None
 
 
 def _path(path: Path | None) -> str | None:
