@@ -44,6 +44,7 @@ def list_actions_when_none_given(parser: argparse.ArgumentParser) -> None:
 
 
 def missing_action(parser: argparse.ArgumentParser, metavar: str, args: argparse.Namespace) -> int:
+    """The help, which lists the actions, then an error line; exit code 2, as argparse's usage errors."""
     parser.print_help(sys.stderr)
     print(f"\n{parser.prog}: error: missing {metavar}: give one of those listed above "
           f"(`{parser.prog} {metavar} --help` explains it)", file=sys.stderr)
