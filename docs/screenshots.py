@@ -31,7 +31,7 @@ def start_simulator(journal: Path) -> tuple[subprocess.Popen, str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    process = subprocess.Popen([str(GAMEBOARD), "sim", "overpass", "--options", '{"players": 2}', "--seed", "7",
+    process = subprocess.Popen([str(GAMEBOARD), "sim", "overpass", "--option", "players=2", "--seed", "7",
                                 "--port", str(port), "--journal", str(journal)], stdout=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     if not line.startswith("gameboard: open "):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -114,6 +114,13 @@ class Option:
     choices: tuple[Any, ...]
     help: str
 
+    def takes(self, show: Callable[[Any], str] = repr) -> str:
+        """The choices as a person reads them: "one of" each, or "from" and "to" a long run of whole numbers."""
+        low, high = self.choices[0], self.choices[-1]
+        if len(self.choices) > 8 and type(low) is int and self.choices == tuple(range(low, high + 1)):
+            return f"from {show(low)} to {show(high)}"
+        return f"one of {', '.join(map(show, self.choices))}"
+
 
 class Move:
     """Base of the move types: small frozen values whose ``str`` is their notation.
@@ -185,8 +192,7 @@ class Game(ABC):
                 raise OptionError(f"{self.name}: option {key}={value!r} is of the wrong kind: its default is "
                                   f"{spec.default!r}")
             if spec.choices and value not in spec.choices:
-                raise OptionError(f"{self.name}: option {key}={value!r} is not one of "
-                                  f"{', '.join(map(repr, spec.choices))}")
+                raise OptionError(f"{self.name}: option {key}={value!r} is not {spec.takes()}")
             self.options[key] = value
 
     @property

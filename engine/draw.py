@@ -23,6 +23,10 @@ from engine.geometry import Coord
 
 RGB = tuple[int, int, int]
 
+#: The widths a drawing may have, in pixels: narrower ones cannot hold their labels, wider ones make PNGs of
+#: hundreds of megabytes (an SVG scales to any size anyway).
+WIDTHS = range(100, 4001)
+
 INK = "#2b2118"
 PAPER = "#e9d8b4"
 LABEL_INK = "#5a3d9a"
@@ -67,7 +71,9 @@ def _ring(lens: ToScale, outline: tuple[Coord, ...]) -> list[Coord]:
 
 
 def svg(board: Board, overlay: Overlay | None = None, width: int = 800) -> str:
-    """The board as an SVG document ``width`` pixels wide."""
+    """The board as an SVG document ``width`` pixels wide (one of ``WIDTHS``)."""
+    if width not in WIDTHS:
+        raise ValueError(f"a drawing {width} pixels wide: give a width from {WIDTHS.start} to {WIDTHS.stop - 1}")
     overlay = overlay or Overlay()
     lens = lens_of(board)
     strokes = [(lens.edge(stroke.a, stroke.b), stroke.hidden) for stroke in board.strokes]

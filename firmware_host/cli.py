@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -27,7 +28,27 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(subparsers)
+    list_actions_when_none_given(parser)
     return parser
+
+
+def list_actions_when_none_given(parser: argparse.ArgumentParser) -> None:
+    """A command named without its action (bare ``gameboard``, ``gameboard board``) prints its help, which lists
+    them, rather than argparse's bare "the following arguments are required"."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            action.required = False
+            parser.set_defaults(handler=functools.partial(missing_action, parser, action.metavar or "COMMAND"))
+            for sub in action.choices.values():
+                list_actions_when_none_given(sub)
+
+
+def missing_action(parser: argparse.ArgumentParser, metavar: str, args: argparse.Namespace) -> int:
+    """The help, which lists the actions, then an error line; exit code 2, as argparse's usage errors."""
+    parser.print_help(sys.stderr)
+    print(f"\n{parser.prog}: error: missing {metavar}: give one of those listed above "
+          f"(`{parser.prog} {metavar} --help` explains it)", file=sys.stderr)
+    return 2
 
 
 def version() -> str:

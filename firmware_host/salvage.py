@@ -92,7 +92,7 @@ def crash_log(path: Path) -> Path | None:
 def _open_read_only(path: Path) -> sqlite3.Connection:
     """The file opened for reading; with no log to read, as immutable, so that SQLite leaves no files beside it."""
     if not path.is_file():
-        raise JournalError(f"{path}: no such file")
+        raise JournalError(f"{path}: {'a folder, not a journal' if path.is_dir() else 'no such file'}")
     try:
         db = sqlite3.connect(f"{path.absolute().as_uri()}?{'mode=ro' if crash_log(path) else 'immutable=1'}",
                              uri=True)

@@ -127,19 +127,24 @@ class Calibration:
         self.strips = list(leds.strip_lengths)
         self.progress_file = progress_path(self.output)
         fresh = Progress(board=board.name, sensing=sensors.kind, channels=sensors.channels, strips=self.strips,
-                         classes=list(start.classes) if sensors.kind == "analog" else [])
-        if redo and not self.progress_file.exists():
-            fresh = self._redo_only(fresh, redo)
+                         classes=list(start.classes) if sensors.kind == "analog" else [],
+                         redo=self._checked_redo(redo))
+        if fresh.redo and not self.progress_file.exists():
+            fresh = self._redo_only(fresh, fresh.redo)
         self.progress = load_progress(self.progress_file, fresh)
         self.empty: EmptyBoard | None = None
 
-    def _redo_only(self, fresh: Progress, redo: Sequence[str]) -> Progress:
-        """Progress that keeps the starting file but for ``redo``: only those locations (and their LEDs) are asked."""
+    def _checked_redo(self, redo: Sequence[str]) -> list[str]:
+        """The ``--redo`` locations in the board's order, each once; any not on the board is refused, always."""
         unknown = [location for location in redo if location not in self.board.locations]
         if unknown:
             name = self.board.name
             raise CalibrationSetupError(f"--redo: {_listed(unknown)} not on the {name} board; give location ids"
                                         f" as `gameboard board draw {name} -o board.svg --ids` shows them")
+        return [location for location in self.board.locations if location in redo]
+
+    def _redo_only(self, fresh: Progress, redo: Sequence[str]) -> Progress:
+        """Progress that keeps the starting file but for ``redo``: only those locations (and their LEDs) are asked."""
         fresh.mapped = {loc: channel for loc, channel in self.start.channel_of.items()
                         if loc in self.board.locations and loc not in redo}
         fresh.leds = {loc: [list(led) for led in leds] for loc, leds in self._start_leds().items()
@@ -485,6 +490,9 @@ def parse_classes(text: str) -> dict[str, str]:
             raise CalibrationSetupError(f"--classes {text!r}: write piece=class pairs separated by commas,"
                                         " e.g. white=north,black=south")
         found[piece] = name
+    if not found:
+        raise CalibrationSetupError(f"--classes {text!r} names no class: write piece=class pairs separated by commas,"
+                                    " e.g. white=north,black=south")
     return found
 
 

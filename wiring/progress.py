@@ -40,6 +40,8 @@ class Progress:
     spare_leds: list[list[int]] = field(default_factory=list)
     strips_checked: list[int] = field(default_factory=list)
     readings: dict[str, dict[str, Sample]] = field(default_factory=dict)
+    #: The locations a ``--redo`` run asks for, in the board's order; none: the whole board.
+    redo: list[str] = field(default_factory=list)
     #: Channels whose calibration comes unchanged from the file being replaced (a redo of a few locations).
     kept: list[int] = field(default_factory=list)
     class_skipped: dict[str, list[str]] = field(default_factory=dict)
@@ -70,7 +72,8 @@ def load_progress(path: Path, fresh: Progress) -> Progress:
     """The progress saved at ``path``, or ``fresh`` when there is none.
 
     Saved progress for another board or other hardware would map the wrong
-    channels, so it is refused with the way out.
+    channels, and progress of other ``--redo`` locations would leave this run's unasked:
+    both are refused with the way out.
     """
     if not path.exists():
         return fresh
@@ -84,7 +87,19 @@ def load_progress(path: Path, fresh: Progress) -> Progress:
             raise ProgressFileError(
                 f"{path}: saved progress is for {key} = {getattr(saved, key)!r}, this run has {getattr(fresh, key)!r};"
                 " delete the file to start over, or run with the same board and hardware")
+    if saved.redo != fresh.redo:
+        raise ProgressFileError(
+            f"{path}: a calibration {_of(saved.redo)} was stopped here, and this one is {_of(fresh.redo)}: carry that"
+            f" one on by running it again ({_option(saved.redo)}), or delete the file to start this one")
     return saved
+
+
+def _of(redo: list[str]) -> str:
+    return f"of {', '.join(redo)} (--redo)" if redo else "of the whole board"
+
+
+def _option(redo: list[str]) -> str:
+    return f"--redo {','.join(redo)}" if redo else "without --redo"
 
 
 def save_progress(path: Path, progress: Progress) -> None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import functools
 import math
+import multiprocessing
 import random
+import signal
 import zlib
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,11 +61,26 @@ class Match:
     options: dict[str, Any]
     players: int
     records: list[Record] = field(default_factory=list)
-    plies: list[int] = field(default_factory=list)
+    #: The games played so far, in the order they ended.
+    played: list[Played] = field(default_factory=list)
 
     @property
     def fair_share(self) -> float:
         return 1 / self.players
+
+    @property
+    def plies(self) -> list[int]:
+        """Each game's length, by game number."""
+        return [result.plies for result in sorted(self.played, key=lambda result: result.number)]
+
+    def add(self, result: Played) -> None:
+        """Count one game's result in each player's record."""
+        self.played.append(result)
+        for index, verdict in enumerate(result.verdicts):
+            record = self.records[index]
+            setattr(record, verdict, getattr(record, verdict) + 1)
+            if verdict == "draws" and result.stopped:
+                record.stopped += 1
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -81,37 +97,42 @@ def play_match(game: str, options: dict[str, Any], players: Sequence[PlayerFacto
                max_plies: int = 5000, progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> Match:
     """``games`` games between the players ``players`` build (one per seat), seats rotated each game,
     spread over ``jobs`` processes (the results do not depend on how many)."""
-    first = new_game(game, **options)
-    seats = first.game.num_players
+    match = new_match(game, options, players, seed)
+    for result in play_games(game, options, players, games, seed, max_plies, jobs):
+        match.add(result)
+        if progress is not None:
+            progress(len(match.played), games)
+    return match
+
+
+def new_match(game: str, options: dict[str, Any], players: Sequence[PlayerFactory], seed: int = 0) -> Match:
+    """A match with no game played yet; a ValueError says why these players cannot play this game."""
+    seats = new_game(game, **options).game.num_players
     if seats < 2:
         raise ValueError(f"{game} is a puzzle for one player: the arena needs a game of 2-4 players")
     if len(players) != seats:
         raise ValueError(f"{game} with these options has {seats} seats: give {seats} players, not {len(players)}")
-    match = Match(game, dict(options), seats, [Record(make(seed).name) for make in players])
+    return Match(game, dict(options), seats, [Record(make(seed).name) for make in players])
+
+
+def play_games(game: str, options: dict[str, Any], players: Sequence[PlayerFactory], games: int, seed: int = 0,
+               max_plies: int = 5000, jobs: int = 1) -> Iterator[Played]:
+    """Each game's result as it ends, the games spread over ``jobs`` processes.  Ctrl-C interrupts this process
+    alone (the others ignore it), which then ends the others: the results already yielded are all there is."""
     play = functools.partial(play_game, game, options, tuple(players), seed, max_plies)
     if jobs == 1:
-        played = map(play, range(games))
-        results = [_counted(result, number + 1, games, progress) for number, result in enumerate(played)]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending = [pool.submit(play, number) for number in range(games)]
-            for done, future in enumerate(as_completed(pending), 1):
-                _counted(future.result(), done, games, progress)
-            results = [future.result() for future in pending]
-    for result in results:
-        match.plies.append(result.plies)
-        for index, verdict in enumerate(result.verdicts):
-            record = match.records[index]
-            setattr(record, verdict, getattr(record, verdict) + 1)
-            if verdict == "draws" and result.stopped:
-                record.stopped += 1
-    return match
+        yield from map(play, range(games))
+        return
+    with multiprocessing.Pool(min(jobs, games), initializer=signal.signal,
+                              initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
+        yield from pool.imap_unordered(play, range(games))
 
 
 @dataclass(frozen=True)
 class Played:
-    """One game's length, whether the ply cap stopped it, and each player's "wins", "draws" or "losses"."""
+    """Game ``number``'s length, whether the ply cap stopped it, and each player's "wins", "draws" or "losses"."""
 
+    number: int
     plies: int
     stopped: bool
     verdicts: tuple[str, ...]
@@ -142,15 +163,10 @@ def play_game(game: str, options: dict[str, Any], players: Sequence[PlayerFactor
             verdicts[index] = "draws"
         else:
             verdicts[index] = "losses"
-    return Played(len(state.history), outcome is None, tuple(verdicts))
+    return Played(number, len(state.history), outcome is None, tuple(verdicts))
 
 
 def player_seed(seed: int, number: int, index: int) -> int:
     """The seed of player ``index`` in game ``number`` of the match seeded ``seed``."""
     return zlib.crc32(f"{seed}:{number}:{index}".encode())
 
-
-def _counted(result: Played, done: int, games: int, progress: Callable[[int, int], None] | None) -> Played:
-    if progress is not None:
-        progress(done, games)
-    return result

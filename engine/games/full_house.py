@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from engine.bitsets import members
-from engine.core import TERMINAL, Content, Game, Move, Option, OptionError, Outcome, PositionError
+from engine.core import TERMINAL, Content, Game, Move, Option, Outcome, PositionError
 from engine.games.groups_of_three import MOVEMENT_KEYS, UNLIMITED, Add, CompartmentState, Step, load_layout
 
 PIECE = "piece"
@@ -28,8 +28,10 @@ class FullHouse(Game):
     title = "Full House"
     board_name = "overpass"
     options_spec: ClassVar[dict[str, Option]] = {
-        "pieces": Option(BOOK_PIECES, tuple(range(1, 93)),
-                         "pieces that must end on the board (40 in the book; fewer for a smaller puzzle)"),
+        # From the start's 3 pieces (the layout file's full_house_start) to 92.
+        "pieces": Option(BOOK_PIECES, tuple(range(3, 93)),
+                         "pieces that must end on the board (40 in the book; as few as the start's 3 for a smaller "
+                         "puzzle)"),
     }
     #: Colours are ignored: every piece is the same, shown in natural wood.
     pieces: ClassVar[dict[str, str]] = {PIECE: "#c8a165"}
@@ -49,8 +51,6 @@ class FullHouse(Game):
 
     def new_initial_state(self) -> FullHouseState:
         start = load_layout().full_house_start
-        if self.target < len(start):
-            raise OptionError(f"full-house: pieces={self.target} is fewer than the {len(start)} pieces of the start")
         state = FullHouseState(self)
         state._place_pieces(0, start)
         state.reserve[0] = self.target - len(start)

@@ -1,39 +1,42 @@
-"""``gameboard arena GAME --players A B ...``: players against each other, with win rates and 95 % intervals."""
+"""``gameboard arena GAME --players A B ...``: players against each other, with win rates and 95% intervals."""
 
 from __future__ import annotations
 
 import argparse
 import functools
 import json
+import os
 import sys
 from typing import Any, TextIO
 
-from engine.ai.arena import Match, play_match
+from engine.ai.arena import Match, new_match, play_games
 from engine.ai.baselines import GreedyPlayer, RandomPlayer
 from engine.ai.levels import LEVELS
 from engine.ai.player import Computer, Player
 from engine.errors import GameboardError
 from engine.registry import GAMES
-from firmware_host.commands.arguments import game_options
+from firmware_host.commands.arguments import add_option_argument, game_options
 
 PLAYER_KINDS = ["random", "greedy"] + [f"computer:{name}" for name in LEVELS]
+#: More processes than this only wait for the cores.
+MAX_JOBS = 64
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "arena", help="play computer players and baselines against each other; win rates with 95% intervals",
+        "arena", help="play computer players and baselines against each other; win rates with 95%% intervals",
         description="Seats rotate every game; dice and players are seeded, so a run is repeated exactly by its seed.")
     parser.add_argument("game", choices=list(GAMES), help="the game (2-4 players)")
     parser.add_argument("--players", nargs="+", required=True, metavar="PLAYER",
                         help=f"one per seat: {', '.join(PLAYER_KINDS)} (computer means computer:normal)")
     parser.add_argument("--games", type=_count, default=20, help="games to play (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the dice and the players (default 0)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option, e.g. --option players=2 (repeat for more)")
+    add_option_argument(parser, "players=2")
     parser.add_argument("--max-plies", type=_count, default=5000,
                         help="a game still going after this many plies is stopped and counted a draw (default 5000)")
-    parser.add_argument("--jobs", type=_count, default=1,
-                        help="games played at once, each in its own process (default 1; the results are the same)")
+    parser.add_argument("--jobs", type=_jobs, default=1,
+                        help=f"games played at once, each in its own process, 1 to {MAX_JOBS} (default 1; the "
+                             f"results are the same; this machine has {os.cpu_count() or 1} cores)")
     parser.add_argument("--json", action="store_true", help="the results as JSON")
     parser.set_defaults(handler=run_arena)
 
@@ -48,13 +51,21 @@ def _count(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    jobs = _count(text)
+    if jobs > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at most {MAX_JOBS} (about one per core: this machine has "
+                                         f"{os.cpu_count() or 1})")
+    return jobs
+
+
 def make_player(text: str, seed: int) -> Player:
     if text == "random":
         return RandomPlayer(seed)
     if text == "greedy":
         return GreedyPlayer(seed)
     kind, _, level = text.partition(":")
-    if kind == "computer" and (not level or level in LEVELS):
+    if text == "computer" or (kind == "computer" and level in LEVELS):
         return Computer(level or "normal", seed)
     raise GameboardError(f"no player {text!r}; players: {', '.join(PLAYER_KINDS)}")
 
@@ -62,14 +73,24 @@ def make_player(text: str, seed: int) -> Player:
 def run_arena(args: argparse.Namespace) -> int:
     players = [functools.partial(make_player, text) for text in args.players]
     options = game_options(args.option)
-    bar = ProgressBar(sys.stderr)
     try:
-        match = play_match(args.game, options, players, args.games, args.seed, args.max_plies, bar, args.jobs)
+        match = new_match(args.game, options, players, args.seed)
     except ValueError as exc:
         raise GameboardError(str(exc)) from None
+    bar = ProgressBar(sys.stderr)
+    stopped = False
+    try:
+        for result in play_games(args.game, options, players, args.games, args.seed, args.max_plies, args.jobs):
+            match.add(result)
+            bar(len(match.played), args.games)
+    except KeyboardInterrupt:  # the games played so far are worth their table
+        stopped = True
     bar.done()
-    print(json.dumps(as_json(match), indent=2) if args.json else table(match))
-    return 0
+    if stopped:
+        print(f"gameboard arena: stopped by Ctrl-C after {len(match.played)} of {args.games} games", file=sys.stderr)
+    if match.played:
+        print(json.dumps(as_json(match), indent=2) if args.json else table(match))
+    return 130 if stopped else 0
 
 
 def as_json(match: Match) -> dict[str, Any]:

@@ -82,7 +82,7 @@ def add_broker_arguments(parser: argparse.ArgumentParser | argparse._ArgumentGro
                         help="with mqtts://: the certificate authority to trust (PEM)")
     from firmware_host.remote.join import JOIN_WAIT_S
 
-    parser.add_argument("--wait", type=float, default=JOIN_WAIT_S, metavar="SECONDS",
+    parser.add_argument("--wait", type=at_least(0), default=JOIN_WAIT_S, metavar="SECONDS",
                         help=f"how long to wait for the game on the broker (default {JOIN_WAIT_S:g})")
 
 
@@ -127,13 +127,21 @@ def broker_address(args: argparse.Namespace, url: str) -> tuple[Broker, str]:
     return broker, game
 
 
+def add_option_argument(parser: argparse.ArgumentParser, example: str) -> None:
+    """A game's options, as every command takes them: --option KEY=VALUE, repeated."""
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help=f"a game option, e.g. --option {example} (`gameboard games` lists them; repeat for more)")
+
+
 def game_options(pairs: list[str]) -> dict[str, Any]:
-    """KEY=VALUE pairs, each value read as JSON when it is (2, true, "x"), else as text."""
+    """--option's KEY=VALUE pairs, each value read as JSON when it is (2, true, "x"), else as text."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, equals, value = pair.partition("=")
         if not equals or not key:
             raise GameboardError(f"--option {pair!r}: write KEY=VALUE, e.g. --option players=2")
+        if key in options:
+            raise GameboardError(f"--option {key} is given twice: give each option once")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:

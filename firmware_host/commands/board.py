@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 from engine.boards import board_names, load_board
-from engine.draw import Overlay, svg
+from engine.draw import WIDTHS, Overlay, svg
 from engine.errors import GameboardError
+from engine.registry import GAMES
 from firmware_host.commands.arguments import BOARD_HELP, board_name
 
 
@@ -28,9 +29,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     draw.add_argument("board", type=board_name, help=BOARD_HELP)
     draw.add_argument("-o", "--output", required=True, type=Path, help="FILE.svg or FILE.png")
     draw.add_argument("--ids", action="store_true", help="label every location with its id")
-    draw.add_argument("--game", help="draw this game's starting position over the board")
-    draw.add_argument("--width", type=int, default=900, help="width in pixels (default 900)")
+    draw.add_argument("--game", choices=list(GAMES), metavar="GAME",
+                      help="draw this game's starting position over the board (`gameboard games` lists them)")
+    draw.add_argument("--width", type=pixel_width, default=900,
+                      help=f"width in pixels, {WIDTHS.start} to {WIDTHS.stop - 1} (default 900)")
     draw.set_defaults(handler=draw_board)
+
+
+def pixel_width(text: str) -> int:
+    try:
+        width = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pixels") from None
+    if width not in WIDTHS:
+        raise argparse.ArgumentTypeError(f"{width} pixels: give a width from {WIDTHS.start} to {WIDTHS.stop - 1} "
+                                         "(an SVG scales to any size)")
+    return width
 
 
 def list_boards(args: argparse.Namespace) -> int:
@@ -51,6 +65,10 @@ def show_info(args: argparse.Namespace) -> int:
 
 
 def draw_board(args: argparse.Namespace) -> int:
+    suffix = args.output.suffix.lower()
+    if args.output.is_dir() or suffix not in (".svg", ".png"):
+        found = "a folder" if args.output.is_dir() else f"a {suffix} file" if suffix else "a name with no suffix"
+        raise GameboardError(f"-o {args.output}: give a file to write ending in .svg or .png, not {found}")
     board = load_board(args.board)
     overlay = Overlay(show_ids=args.ids)
     if args.game:
@@ -58,14 +76,12 @@ def draw_board(args: argparse.Namespace) -> int:
 
         game = game_class(args.game)()
         if game.board_name != board.name:
-            raise GameboardError(f"{args.game} is played on the {game.board_name} board, not {board.name}")
+            raise GameboardError(f"--game {args.game} is played on the {game.board_name} board, not {board.name}: "
+                                 f"draw it with `gameboard board draw {game.board_name} --game {args.game} -o FILE`")
         state = game.new_initial_state()
         overlay.pieces = {k: v for k, v in state.contents().items() if v}
         overlay.piece_colours = game.pieces
     document = svg(board, overlay, width=args.width)
-    suffix = args.output.suffix.lower()
-    if suffix not in (".svg", ".png"):
-        raise GameboardError(f"{args.output}: the drawing is written as .svg or .png, not {suffix or 'no suffix'}")
     if suffix == ".png":
         try:
             import cairosvg

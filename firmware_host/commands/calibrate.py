@@ -35,9 +35,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            help=f"pieces of one class you have at hand for the class step (default {Settings.pieces})")
     calibrate.add_argument("--samples", type=at_least(1, int), default=Settings.samples,
                            help=f"scans per reading, the median kept (default {Settings.samples})")
-    calibrate.add_argument("--min-change", type=float, default=Settings.min_change,
+    calibrate.add_argument("--min-change", type=at_least(1), default=Settings.min_change,
                            help=f"analog counts a piece must move a channel at least (default {Settings.min_change:g})")
-    calibrate.add_argument("--redo", default="", metavar="LOCATIONS",
+    calibrate.add_argument("--redo", type=location_ids, default=[], metavar="LOCATIONS",
                            help="only these locations (comma-separated ids, e.g. p5,p20), keeping the rest of the file")
     calibrate.add_argument("--keep-leds", action="store_true",
                            help="trust the LED order of the file being replaced (or the example): skip the LED step")
@@ -103,7 +103,7 @@ def run_calibration(args: argparse.Namespace) -> int:
     try:
         with opened_hal(config) as hal:
             result = calibrate_with(config, hal.sensors, hal.leds, TerminalPerson(), output, settings, classes,
-                                    [location.strip() for location in args.redo.split(",") if location.strip()])
+                                    args.redo)
     except CalibrationPaused as paused:
         print(f"gameboard calibrate: {paused}")
         return 1
@@ -113,6 +113,14 @@ def run_calibration(args: argparse.Namespace) -> int:
     for problem in result.problems:
         print(f"{result.path}: {problem.message}")
     return 1 if result.problems else 0
+
+
+def location_ids(text: str) -> list[str]:
+    """``--redo``'s comma-separated location ids."""
+    ids = [location.strip() for location in text.split(",") if location.strip()]
+    if not ids:
+        raise argparse.ArgumentTypeError(f"{text!r} names no location: give ids separated by commas, e.g. p5,p20")
+    return ids
 
 
 @contextmanager

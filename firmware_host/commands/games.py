@@ -29,16 +29,12 @@ def describe() -> dict[str, dict]:
 
 
 def list_games(args: argparse.Namespace) -> int:
-    games = describe()
     if args.json:
-        print(json.dumps(games, indent=2))
+        print(json.dumps(describe(), indent=2))
         return 0
-    for name, game in games.items():
-        print(f"{name}: {game['title']} (board {game['board']})")
-        for key, option in game["options"].items():
-            choices = option["choices"]
-            shown = ", ".join(map(json.dumps, choices)) if len(choices) <= 8 else \
-                f"{json.dumps(choices[0])} .. {json.dumps(choices[-1])}"
-            takes = f"; one of {shown}" if choices else ""
-            print(f"    {key} = {json.dumps(option['default'])}{takes}\n        {option['help']}")
+    for name, cls in available_games().items():
+        print(f"{name}: {cls.title} (board {cls.board_name})")
+        for key, option in cls.options_spec.items():
+            takes = f"; {option.takes(json.dumps)}" if option.choices else ""
+            print(f"    {key} = {json.dumps(option.default)}{takes}\n        {option.help}")
     return 0

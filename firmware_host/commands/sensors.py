@@ -27,8 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     watch.add_argument("--config", type=Path, default=None,
                        help=f"the configuration file (default: {default_config()})")
     watch.add_argument("--interval", type=at_least(0), default=0.2, help="seconds between views (default 0.2)")
-    watch.add_argument("--count", type=at_least(0, int), default=0,
-                       help="stop after this many views (default: until Ctrl-C)")
+    watch.add_argument("--count", type=at_least(1, int), default=None,
+                       help="stop after this many views, 1 or more (default: until Ctrl-C)")
     watch.set_defaults(handler=watch_sensors)
 
 
@@ -47,14 +47,14 @@ def watch_sensors(args: argparse.Namespace) -> int:
     return 0
 
 
-def watch(sensors: SensorArray, observer: Observer, order: Sequence[str], count: int,
+def watch(sensors: SensorArray, observer: Observer, order: Sequence[str], count: int | None,
           pause: Callable[[float], None], interval: float) -> Iterator[str]:
-    """One rendered view per scan, ``count`` of them (0: without end), ``interval`` seconds apart."""
+    """One rendered view per scan, ``count`` of them (None: without end), ``interval`` seconds apart."""
     number = 0
-    while not count or number < count:
+    while count is None or number < count:
         number += 1
         yield render_view(number, sensors.read(), observer, order, sensors.health())
-        if not count or number < count:
+        if count is None or number < count:
             pause(interval)
 
 

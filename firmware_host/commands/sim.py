@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import GameboardError
 from engine.registry import GAMES
-from firmware_host.commands.arguments import add_broker_arguments, add_page_arguments, broker_address
+from firmware_host.commands.arguments import (add_broker_arguments, add_option_argument, add_page_arguments,
+                                              broker_address, game_options)
 from firmware_host.remote.protocol import ProtocolError, check_name
 
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ def state_dir() -> Path:
 def register(subparsers: argparse._SubParsersAction) -> None:
     sim = subparsers.add_parser("sim", help="play on a simulated board in the browser")
     sim.add_argument("game", nargs="?", default="overpass", choices=list(GAMES), help="the game (default overpass)")
-    sim.add_argument("--options", default="{}", help='game options as JSON, e.g. \'{"players": 2}\'')
+    add_option_argument(sim, "players=2")
     add_page_arguments(sim, DEFAULT_PORT)
     sim.add_argument("--seats", nargs="+", metavar="SEAT", default=[],
                      help="who plays each seat in turn order: human, computer or computer:LEVEL (easy, normal, "
@@ -54,20 +54,18 @@ def run_sim(args: argparse.Namespace) -> int:
     from firmware_host.validation import cannot_write
     from firmware_host.web.serve import Listener
 
-    try:
-        options = json.loads(args.options)
-    except json.JSONDecodeError as exc:
-        raise GameboardError(f"--options is not JSON ({exc.msg}); write e.g. '{{\"players\": 2}}'") from None
-    if not isinstance(options, dict):
-        raise GameboardError("--options must be a JSON object, e.g. '{\"players\": 2}'")
+    options = game_options(args.option)
     journal = args.journal or state_dir() / "sim-journal.sqlite3"
     problem = cannot_write(journal)
     if problem:
         raise GameboardError(f"cannot keep the journal: {problem}; give --journal a file in a folder you can write")
 
     game, seats, remote = args.game, args.seats, None
-    if args.join:
+    if args.join is not None:
         remote, game, options, seats = remote_seat(args, options)
+    elif any(seat.startswith("remote:") for seat in seats):
+        raise GameboardError("a remote:NAME seat is played through a broker: give --join mqtt://HOST/GAME and --name "
+                             "(docs/remote.md)")
 
     async def main() -> None:
         session = SimSession(game, options, journal=journal, noise=args.noise, entered_dice=args.entered_dice,
@@ -104,6 +102,8 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Part
     if args.seats:
         raise GameboardError("to host a remote game, write the others' seats as remote:NAME in --seats; "
                              "to join one, leave --seats out")
+    if options:
+        raise GameboardError("--option: a game joined has the options its host chose; leave --option out to join")
     print(f"gameboard: joining {game_id} on {broker} as {args.name}...", flush=True)
     participant, game, seats = join(broker, game_id, args.name, wait=args.wait)
     if not participant.header.held_by(args.name):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 import textwrap
@@ -24,7 +25,7 @@ from engine.errors import GameboardError
 from engine.registry import new_game, state_from_json
 from engine.solvers import SOLVERS, Hint, Progress, Solution, hinter, solver
 from engine.solvers.chains import FewestChains, fewest_chains
-from firmware_host.commands.arguments import game_options
+from firmware_host.commands.arguments import add_option_argument, game_options
 from firmware_host.thinker import PUZZLE_HINT_S
 
 
@@ -37,19 +38,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--time-limit", type=_seconds, default=None, metavar="S",
                         help=f"seconds to search before printing the best found (default 30; "
                              f"{PUZZLE_HINT_S:g} with --hint, as on the board; 600 with --chains)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a game option, e.g. --option pieces=20 (`gameboard games` lists them; repeat for more)")
+    add_option_argument(parser, "pieces=20")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--position", type=Path, metavar="FILE",
                        help='a saved position: JSON {"game", "options", "position"}, as a journal keeps a setup')
     where.add_argument("--journal", type=Path, nargs="?", const=..., metavar="PATH",
                        help="from the game in this journal (the unfinished one, else the last of this puzzle); "
                             "without PATH, the simulator's journal")
-    parser.add_argument("--hint", action="store_true",
-                        help="say what the hint button says there: the next move, or the move that lost the puzzle")
-    parser.add_argument("--chains", action="store_true",
-                        help="crooked-jumps: the fewest chains (one piece's consecutive jumps counting as one), "
-                             "proved by a search of every position reachable in fewer")
+    asked = parser.add_mutually_exclusive_group()
+    asked.add_argument("--hint", action="store_true",
+                       help="say what the hint button says there: the next move, or the move that lost the puzzle")
+    asked.add_argument("--chains", action="store_true",
+                       help="crooked-jumps: the fewest chains (one piece's consecutive jumps counting as one), "
+                            "proved by a search of every position reachable in fewer")
     parser.add_argument("--quiet", action="store_true", help="no progress display")
     parser.set_defaults(handler=solve_puzzle)
 
@@ -59,8 +60,9 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the time limit must be more than 0 seconds")
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r}: the time limit must be a number of seconds more than 0 "
+                                         "(Ctrl-C stops the search sooner)")
     return value
 
 
@@ -147,8 +149,9 @@ def starting_state(args: argparse.Namespace) -> State:
             raise GameboardError(f"--option: {exc}") from None
     if state.game.name != args.puzzle:
         where = args.position or args.journal
-        raise GameboardError(f"{where} holds a {state.game.name} position, not {args.puzzle}: "
-                             f"run `gameboard solve {state.game.name}` on it")
+        instead = (f"run `gameboard solve {state.game.name}` on it" if state.game.name in SOLVERS else
+                   f"{state.game.name} is not a puzzle; `gameboard solve` solves {', '.join(sorted(SOLVERS))}")
+        raise GameboardError(f"{where} holds a {state.game.name} position, not {args.puzzle}: {instead}")
     return state
 
 
@@ -158,8 +161,9 @@ def _saved_position(path: Path) -> State:
     except OSError as exc:
         raise GameboardError(f"{path}: cannot read it ({exc.strerror})") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f":{exc.lineno}:{exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
-        raise GameboardError(f"{path}{where}: not a saved position: {exc}; expected JSON "
+        where, why = (f":{exc.lineno}:{exc.colno}", exc.msg) if isinstance(exc, json.JSONDecodeError) else \
+            ("", "not a text file")
+        raise GameboardError(f"{path}{where}: not a saved position ({why}); expected JSON "
                              f'{{"game": ..., "options": {{...}}, "position": {{...}}}}') from None
     try:
         return state_from_json(data)

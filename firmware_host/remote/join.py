@@ -42,7 +42,7 @@ def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: f
     if header is None:
         problem = link.problem
         link.close()
-        raise GameboardError(f"no game {game_id} on {broker} after {wait:.0f} s"
+        raise GameboardError(f"no game {game_id} on {broker} after {wait:g} s"
                              + (f" ({problem})" if problem else ": has its host started it?"))
     try:
         game = game_class(header.game)(**header.options)

@@ -15,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import SplitResult, unquote, urlsplit
 
 from engine.errors import GameboardError
 from firmware_host.remote.credentials import tls_context
@@ -67,7 +67,7 @@ class Broker:
 
     @classmethod
     def parse(cls, url: str, **options: Any) -> Broker:
-        parts = urlsplit(url)
+        parts = _split(url)
         if parts.password is not None:
             raise LinkError(f"broker {_hidden(url)!r}: a password in the address is shown wherever the address is "
                             f"(`ps`, logs); take it out and give it apart: {PASSWORD_PLACES}")
@@ -112,7 +112,7 @@ Event = Message | Connected | Disconnected | Garbled
 
 def game_address(url: str, **options: Any) -> tuple[Broker, str]:
     """The broker and the game of ``mqtt://[user@]host[:port]/GAME`` (as ``--join`` takes it)."""
-    parts = urlsplit(url)
+    parts = _split(url)
     game = parts.path.strip("/")
     if not NAME.fullmatch(game):
         raise LinkError(f"{_hidden(url)!r}: end the address with the game id, e.g. mqtt://broker.example:1883/friday "
@@ -244,6 +244,15 @@ def _hidden(url: str) -> str:
     if parts.password is None:
         return url
     return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@", 1)).geturl()
+
+
+def _split(url: str) -> SplitResult:
+    """``urlsplit``, its ValueError (``mqtt://[::1/friday``) the LinkError every caller reports in one line."""
+    try:
+        return urlsplit(url)
+    except ValueError as exc:
+        raise LinkError(f"{url!r} is not an address ({exc}); an IPv6 host goes in brackets, e.g. "
+                        "mqtt://[::1]:1883") from None
 
 
 def _unacknowledged(info: Any) -> bool:

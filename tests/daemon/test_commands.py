@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import registry
+from engine.core import EngineError
 from firmware_host.cli import main
 from firmware_host.commands.run import log_place
 from firmware_host.config import ConfigError, load_config
@@ -30,6 +32,26 @@ def test_games_lists_every_game_with_its_options(capsys, toy) -> None:
     assert main(["games"]) == 0
     text = capsys.readouterr().out
     assert "toy: Toy (board squareoff)\n    hand = 3; one of 1, 2, 3, 4\n" in text
+    assert "    pieces = 40; from 3 to 92\n" in text
+
+
+@pytest.mark.parametrize("name", sorted(registry.GAMES))
+def test_the_ends_of_each_range_games_lists_start_a_game_and_one_beyond_is_refused(name: str) -> None:
+    """Full House listed pieces from 1, and refused 1 and 2 only when the game began."""
+    for key, option in registry.game_class(name).options_spec.items():
+        if type(option.default) is int and option.choices:
+            for value in (min(option.choices), max(option.choices)):
+                registry.new_game(name, **{key: value})
+            for beyond in (min(option.choices) - 1, max(option.choices) + 1):
+                with pytest.raises(EngineError, match=re.escape(option.takes())):
+                    registry.new_game(name, **{key: beyond})
+
+
+def test_full_houses_fewest_pieces_are_its_starts() -> None:
+    from engine.games.full_house import FullHouse
+    from engine.games.groups_of_three import load_layout
+
+    assert min(FullHouse.options_spec["pieces"].choices) == len(load_layout().full_house_start)
 
 
 def test_run_check_reads_the_configuration_and_opens_nothing(capsys, write_config) -> None:

@@ -1,9 +1,15 @@
-"""The arena: Wilson's interval, seats rotated, a match reproduced from its seed, the ply cap, the command."""
+"""The arena: Wilson's interval, seats rotated, a match reproduced from its seed, the ply cap, the command, Ctrl-C."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -68,3 +74,23 @@ def test_the_command_prints_the_table_and_json_and_says_what_is_wrong(capsys):
                           (["squareoff", "--players", "random", "random", "--option", "oops"], "KEY=VALUE")):
         assert main(["arena", *argv]) != 0
         assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_prints_the_table_of_the_games_played(jobs: str) -> None:
+    """Ctrl-C as a terminal sends it: SIGINT to the whole process group, the worker processes too."""
+    command = [str(Path(sys.executable).with_name("gameboard")), "arena", "hexover", "--players", "greedy", "random",
+               "--games", "100000", "--jobs", jobs]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)) as arena:
+        first = arena.stderr.readline()
+        assert first.startswith("1/100000 games"), first
+        os.killpg(arena.pid, signal.SIGINT)
+        try:
+            out, err = arena.communicate(timeout=60)
+        finally:  # whatever is left of the group, should the command hang
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(arena.pid, signal.SIGKILL)
+    played = int(out.split(" games,")[0].removeprefix("hexover: "))
+    assert arena.returncode == 130 and "Traceback" not in err, err
+    assert f"stopped by Ctrl-C after {played} of 100000 games" in err and "greedy" in out and played >= 1, (out, err)

@@ -52,9 +52,13 @@ def test_draw_png(tmp_path):
 
 def test_bad_requests_get_one_clear_line(tmp_path, capsys):
     assert main(["board", "draw", "squareoff", "-o", str(tmp_path / "board.gif")]) == 2
-    assert capsys.readouterr().err == f"gameboard: error: {tmp_path / 'board.gif'}: the drawing is written as .svg or .png, not .gif\n"
+    assert capsys.readouterr().err == (f"gameboard: error: -o {tmp_path / 'board.gif'}: give a file to write ending "
+                                       "in .svg or .png, not a .gif file\n")
+    assert main(["board", "draw", "squareoff", "-o", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.endswith(": give a file to write ending in .svg or .png, not a folder\n")
     assert main(["board", "draw", "squareoff", "-o", str(tmp_path / "x.svg"), "--game", "hexover"]) == 2
-    assert "hexover is played on the hexover board, not squareoff" in capsys.readouterr().err
+    assert capsys.readouterr().err.endswith("--game hexover is played on the hexover board, not squareoff: draw it with "
+                                            "`gameboard board draw hexover --game hexover -o FILE`\n")
 
 
 def test_a_broken_board_file_is_named_not_traced(tmp_path, monkeypatch, capsys):

@@ -217,3 +217,9 @@ def test_pieces_on_neighbouring_points_never_touch(name):
     points = [disc(pieces(found[loc.id])[0]) for loc in board.locations.values() if not loc.outline]
     for (x1, y1, r1), (x2, y2, r2) in combinations(points, 2):
         assert math.dist((x1, y1), (x2, y2)) > r1 + r2
+
+
+@pytest.mark.parametrize("width", [-5, 0, 99, 4001, 100000])
+def test_a_width_out_of_range_is_refused_before_drawing(width):
+    with pytest.raises(ValueError, match="give a width from 100 to 4000"):
+        svg(load_board("overpass"), width=width)

@@ -58,8 +58,8 @@ def test_the_puzzle_ends_when_every_piece_is_on_the_board():
 
 
 def test_fewer_pieces_than_the_start_is_refused():
-    with pytest.raises(OptionError, match="fewer than the 3 pieces of the start"):
-        FullHouse(pieces=2).new_initial_state()
+    with pytest.raises(OptionError, match="full-house: option pieces=2 is not from 3 to 92"):
+        FullHouse(pieces=2)
 
 
 def test_a_position_with_pieces_borne_off_is_refused():

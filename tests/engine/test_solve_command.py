@@ -50,7 +50,13 @@ def test_a_saved_position_is_solved_and_a_wrong_one_named(tmp_path, capsys):
     assert main(["solve", "crooked-jumps", "--position", str(saved), "--quiet"]) == 0
     assert "solved in 2 moves" in capsys.readouterr().out
     assert main(["solve", "overpass-spiral", "--position", str(saved)]) == 2
-    assert f"{saved} holds a crooked-jumps position, not overpass-spiral" in capsys.readouterr().err
+    assert f"{saved} holds a crooked-jumps position, not overpass-spiral: run `gameboard solve crooked-jumps` on it" \
+        in capsys.readouterr().err
+    saved.write_text(json.dumps(new_game("hexover").to_json()))
+    assert main(["solve", "crooked-jumps", "--position", str(saved)]) == 2
+    assert capsys.readouterr().err.endswith(f"{saved} holds a hexover position, not crooked-jumps: hexover is not a "
+                                            "puzzle; `gameboard solve` solves crooked-jumps, full-house, "
+                                            "overpass-spiral\n")
     saved.write_text('{"game": "crooked-jumps",\n "position": {"pieces": ["p9" "p1"]}}')
     assert main(["solve", "crooked-jumps", "--position", str(saved)]) == 2
     assert f"{saved}:2:" in capsys.readouterr().err

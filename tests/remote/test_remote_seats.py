@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import random
+import re
 import time
 
 import paho.mqtt.client as mqtt
@@ -102,10 +103,13 @@ def test_two_boards_play_with_the_remote_move_shown_to_carry_out(tables, hands, 
     bob, bob_mock, bob_clock = remote_table(tables, tmp_path, mosquitto.port, game, 1, journal="b.sqlite3")
     alice_hands, bob_hands = hands.Hands(alice, alice_mock, alice_clock), hands.Hands(bob, bob_mock, bob_clock)
     try:
-        assert "waiting for alice's move" in bob.status_text() and bob.remote_turn and not alice.remote_turn
+        # docs/remote.md quotes these status lines
+        assert bob.status_text() == "white (alice) to move: waiting for alice's move"
+        assert bob.remote_turn and not alice.remote_turn
         move = next(iter(alice.state.legal_moves))
         alice_hands.play(alice.state, move)
         run_until(bob_hands, lambda: bob.carry is not None)
+        assert bob.status_text() == f"white (alice): {move}: put a white on {move}; flip h1 and h2 to white"
         assert bob.carry.move == move and bob.carry.put and not bob.carry.lift
         assert bob.snapshot()["decided"]["by"] == "alice"
         assert bob.snapshot()["leds"][next(iter(bob.carry.put))] != "#000000"  # the place to put it is lit
@@ -342,7 +346,9 @@ def test_a_move_made_while_the_broker_is_away_is_kept_and_sent_when_it_is_back(t
         run_until(person, lambda: not alice.remote.connected)
         move = next(iter(alice.state.legal_moves))
         person.play(alice.state, move)  # journalled, the broker away: the board plays on
-        assert alice.journal.moves() == [str(move)] and "cannot be reached" in alice.status_text()
+        assert alice.journal.moves() == [str(move)]
+        assert re.fullmatch(r"black \(bob\) to move: waiting for bob's move \(the broker mqtt://127\.0\.0\.1:\d+ cannot "
+                            r"be reached \(.+\); trying again\)", alice.status_text()), alice.status_text()
         mosquitto.start()
         spy = Spy(mosquitto.port)
         try:

@@ -99,7 +99,7 @@ def test_a_browser_seat_plays_a_whole_game_with_a_board_and_a_spectator_follows(
 def test_joining_a_game_the_broker_does_not_have_says_so_after_the_wait(mosquitto, capsys):
     assert main(["sim", "--join", f"mqtt://127.0.0.1:{mosquitto.port}/nothing", "--name", "bob", "--wait", "0.5"]) == 2
     assert capsys.readouterr().err == (f"gameboard: error: no game nothing on mqtt://bob@127.0.0.1:{mosquitto.port} "
-                                       "after 0 s: has its host started it?\n")
+                                       "after 0.5 s: has its host started it?\n")
 
 
 @pytest.mark.parametrize(("arguments", "expected"), [
@@ -111,6 +111,12 @@ def test_joining_a_game_the_broker_does_not_have_says_so_after_the_wait(mosquitt
      "to host a remote game, write the others' seats as remote:NAME in --seats; to join one, leave --seats out"),
     (["hexover", "--seats", "human", "remote:bob", "--join", "mqtt://127.0.0.1/friday", "--name", "bob"],
      "a seat is remote:bob, this participant's own name: write it human or computer"),
+    (["--join", "mqtt://127.0.0.1/friday", "--name", "bob", "--option", "players=2"],
+     "--option: a game joined has the options its host chose; leave --option out to join"),
+    (["hexover", "--seats", "human", "remote:bob"], "a remote:NAME seat is played through a broker: give --join"),
+    (["--join", "", "--name", "bob"], "'': end the address with the game id"),
+    (["--join", "mqtt://[::1/friday", "--name", "bob"],
+     "'mqtt://[::1/friday' is not an address (Invalid IPv6 URL); an IPv6 host goes in brackets"),
 ])
 def test_bad_remote_options_are_refused_in_one_line(capsys, tmp_path, arguments, expected):
     assert main(["sim", "--journal", str(tmp_path / "j.sqlite3"), *arguments]) == 2

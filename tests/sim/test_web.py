@@ -247,10 +247,12 @@ def test_an_address_that_is_not_this_machines_is_one_line():
 
 
 @pytest.mark.parametrize("options, message", [
-    ("{players: 2}", "--options is not JSON (Expecting property name enclosed in double quotes)"),
-    ("[2]", "--options must be a JSON object"),
-    ('{"players": 7}', "overpass: option players=7 is not one of 2, 3, 4"),
+    (["players:2"], "--option 'players:2': write KEY=VALUE, e.g. --option players=2"),
+    (["players=2", "players=3"], "--option players is given twice"),
+    (["players=7"], "overpass: option players=7 is not one of 2, 3, 4"),
+    (["players=two"], "overpass: option players='two' is of the wrong kind"),
 ])
 def test_sim_options_are_checked_before_anything_starts(tmp_path, capsys, options, message):
-    assert main(["sim", "overpass", "--options", options, "--journal", str(tmp_path / "j.sqlite3")]) == 2
+    given = [word for option in options for word in ("--option", option)]
+    assert main(["sim", "overpass", *given, "--journal", str(tmp_path / "j.sqlite3")]) == 2
     assert message in capsys.readouterr().err

@@ -166,3 +166,26 @@ def test_calibrate_redo_needs_an_existing_file_and_known_locations(config: Path,
     (config.parent / "wiring.toml").unlink()
     assert main(["calibrate", "--config", str(config), "--redo", "p5"]) == 2
     assert "--redo changes an existing wiring file" in capsys.readouterr().err
+
+
+def test_calibrate_redo_carries_on_only_its_own_stopped_session(config: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A stopped ``--redo p5`` is not carried on by ``--redo p7`` (which would never ask for p7), nor by a run of
+    the whole board; and the ids are checked with or without a session waiting."""
+    answers = iter(["", "q"])  # the empty board read, then stop at p5
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert main(["calibrate", "--config", str(config), "--redo", "p5"]) == 1
+    progress = config.parent / "wiring.toml.progress.json"
+    assert f"progress kept in {progress}" in capsys.readouterr().out
+    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail("asked a question"))
+    for redo, wanted in ((["--redo", "p7"], "this one is of p7 (--redo)"), ([], "this one is of the whole board")):
+        assert main(["calibrate", "--config", str(config), *redo]) == 2
+        assert capsys.readouterr().err == (
+            f"gameboard: error: {progress}: a calibration of p5 (--redo) was stopped here, and {wanted}: carry that one"
+            " on by running it again (--redo p5), or delete the file to start this one\n")
+    assert main(["calibrate", "--config", str(config), "--redo", "p5,x9"]) == 2
+    assert "--redo: x9 not on the squareoff board" in capsys.readouterr().err
+    answers = iter(["q"])  # the same --redo (an id given twice counts once) carries on: p5's question again
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert main(["calibrate", "--config", str(config), "--redo", "p5,p5"]) == 1
+    assert "[sensors 23/24 done] Put a piece on p5 " in capsys.readouterr().out
