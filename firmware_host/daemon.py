@@ -359,7 +359,8 @@ class Daemon:
         """What an accepted move may leave undone that the sensors cannot tell: the changes they cannot see
         where the hand was not seen (a flip under reed switches, the stacks of a slid Pawns Crossing line:
         a push did them, a hand must), and every stack it leaves, said as what the stack must hold (a
-        sensor reads a stack as one piece: its count is the person's to check).
+        sensor reads a stack as one piece: its count is the person's to check), but those the person
+        confirmed holding what the move leaves (``Plan.unsure``).
 
         A move the sensors could not see at all was offered after the hand touched every
         piece of it: that hand has done it.
@@ -367,9 +368,12 @@ class Daemon:
         if not plan.reading:
             return ()
         seen = {location for location, _ in plan.reading} | touched
+        confirmed = {todo.location for todo in plan.unsure}
         todo: list[Todo] = []
         for change in plan.footprint.changes:
             after = stack_pieces(change.after)
+            if change.location in confirmed:
+                continue
             if len(after) > 1:
                 todo.append(Todo("restack", change.location, tuple(after)))
             elif change.location not in seen:
@@ -755,8 +759,10 @@ class Daemon:
             return f"{head}: " + "; ".join(str(fix) for fix in view.fixes[:4]) + (" ..." if len(view.fixes) > 4 else "")
         if view.status is Status.CONFIRM:
             chosen = view.candidates[view.selected]
-            return f"press confirm for {chosen.move}" + (f" (hint: {len(view.candidates)} choices)"
-                                                        if len(view.candidates) > 1 else "")
+            check = f"{describe(chosen.unsure)} (the sensors cannot tell these pieces apart), then " \
+                if chosen.unsure else ""
+            return f"{check}press confirm for {chosen.move}" + (f" (hint: {len(view.candidates)} choices)"
+                                                                if len(view.candidates) > 1 else "")
         if view.dead_ends:
             return (f"no legal move takes the piece lifted from {' or '.join(sorted(view.dead_ends))}: "
                     "put it back (pink)")

@@ -53,7 +53,8 @@ LIGHTS: dict[str, Light] = {
     "hint": Light((255, 255, 255), "hint: the best move found: lift the piece lit white and put it on the other"),
     "hint_path": Light((120, 120, 160), "hint: the bridge the piece passes over"),
     "candidate": Light((255, 200, 0), "moves the sensors cannot tell apart: hint steps through them", True),
-    "selected": Light((255, 255, 255), "the move confirm will make", True),
+    "selected": Light((255, 255, 255), "the move confirm will make, with the places whose pieces the status "
+                                       "names", True),
     "fix_from": Light((255, 0, 0), "wrong: take the piece off here"),
     "fix_to": Light((255, 0, 170), "put one here (a red and the nearest pink: move that piece there); "
                                    "a lifted piece that cannot move: put it back"),
@@ -157,7 +158,9 @@ class Presenter:
             for index, plan in enumerate(view.candidates):
                 if index != view.selected:
                     lit.update(dict.fromkeys(plan.locations, PALETTE["candidate"]))
-            lit.update(dict.fromkeys(view.candidates[view.selected].locations, PALETTE["selected"]))
+            selected = view.candidates[view.selected]  # with the places the status names (a stack touched)
+            lit.update(dict.fromkeys(selected.locations | {todo.location for todo in selected.unsure},
+                                     PALETTE["selected"]))
         for todo in (*view.todo, *scene.todo):
             if scene.blink_on:
                 lit[todo.location] = PALETTE[f"todo_{todo.kind}"]

@@ -9,7 +9,10 @@ operations however many moves there are.  It never guesses:
   the sensors can tell) for the settle time; moves with the same physical effect that
   differ only in cost resolve to the cheapest, and the note says so;
 - moves the sensors cannot tell apart (or a move that is also a takeback) wait for
-  the confirm button, with ``hint`` stepping through them;
+  the confirm button, with ``hint`` stepping through them; so does a move that would
+  read the same made with other pieces the hand held (presence sensors see a Pawns
+  Crossing token, never its colour): the plan then says what its places must hold
+  (``Plan.unsure``), for the status to name;
 - a move the sensors cannot see at all (a flip under reed switches, a Trade under
   presence sensing) is offered when the hand has touched its locations and the
   board is back in sync, again waiting for confirm; a bump put back changes
@@ -31,11 +34,12 @@ a list of ``Todo`` for the LEDs and the status.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from engine.core import Content, Footprint, Move, State, stack_pieces
+from engine.core import STACK, Change, Content, Footprint, Move, State, stack_pieces
 from engine.geometry import Coord
 from firmware_host.fixes import Fix, board_fixes
 from firmware_host.todo import Todo
@@ -65,6 +69,9 @@ class Plan:
     reading: Reading
     #: Every location the move changes, seen by the sensors or not.
     locations: frozenset[str]
+    #: What the sensors cannot check, as what each place must hold (a person confirms it): filled in
+    #: when the move is offered, from ``Expectation.unsure``.
+    unsure: tuple[Todo, ...] = ()
 
     @classmethod
     def unseen(cls, state: State, move: Move) -> Plan:
@@ -105,6 +112,7 @@ class Expectation:
                  locations: frozenset[str] | None = None, only: Sequence[Move] | None = None) -> None:
         """``only``: the moves accepted here (a move decided elsewhere), None for every legal move."""
         self.contents = state.contents()
+        self.wiring = wiring
         watched = locations if locations is not None else frozenset(self.contents)
         self.expected: dict[str, Observation] = {loc: wiring.expected(self.contents.get(loc)) for loc in watched}
         self.plans: list[Plan] = []
@@ -168,6 +176,69 @@ class Expectation:
                             if c.location in self.expected
                             and (after := wiring.expected(c.after)) != self.expected[c.location])
         return Plan(move, footprint, reading, frozenset(footprint.locations))
+
+    def unsure(self, footprint: Footprint, touched: frozenset[str] = frozenset()) -> tuple[Todo, ...]:
+        """The places a move leaves holding what the sensors cannot check, as what each must hold.
+
+        Presence sensors see that a place holds a piece, never which (nor how many on a
+        Pawns Crossing stack): a token of the wrong colour put where only another colour's
+        may go reads as that move.  So where the hand held pieces of several kinds (the
+        move carries several, takes one off a stack lifted whole, or the hand ``touched``
+        other stacks), each place a piece arrives that would read the same with another
+        of them is unsure, with the stacks it came off that read the same whichever piece
+        left; and so are the touched stacks the move leaves as they were.  A move that
+        puts nothing down is unsure where its loss reads the same.  Where every arriving
+        piece is told apart (analog sensors, a lone token) the stacks it came off are too.
+        """
+        changes = [change for change in footprint.changes if change.location in self.expected]
+        others = [location for location in sorted(touched - set(footprint.locations))
+                  if len(stack_pieces(self.contents.get(location))) > 1]
+        if not others and _one_kind_in_hand(changes):
+            return ()
+        sources = [change for change in changes if _lost(change)]
+        carried = Counter(piece for change in sources for piece in _lost(change)) & Counter(
+            piece for change in changes for piece in _gained(change))
+        in_hand = set(carried) | {piece for change in sources if len(stack_pieces(change.before)) > 1
+                                  for piece in stack_pieces(change.before)}
+        in_hand |= {piece for location in others for piece in stack_pieces(self.contents[location])}
+        targets = {change.location for change in changes
+                   if any(_reads_alike(self.wiring, change, piece, other)
+                          for piece in _gained(change) for other in in_hand - {piece})}
+        stacks = {change.location for change in sources
+                  if self.wiring.expected(change.after) == self.expected[change.location]
+                  or any(_reads_alike(self.wiring, change, kept, piece)
+                         for kept in set(stack_pieces(change.before)) & set(stack_pieces(change.after))
+                         for piece in set(_lost(change)) - {kept})}
+        unsure = targets | stacks if targets or not any(_gained(change) for change in changes) else set()
+        return tuple(Todo("restack", change.location, tuple(stack_pieces(change.after)))
+                     for change in changes if change.location in unsure) + tuple(
+            Todo("restack", location, tuple(stack_pieces(self.contents[location]))) for location in others)
+
+
+def _one_kind_in_hand(changes: Sequence[Change]) -> bool:
+    """Whether a move of lone pieces (no stack) carries pieces of one kind at most: each is then known by
+    the place it left (the common case, checked first: a position has hundreds of moves)."""
+    if any(STACK in (change.before or "") or STACK in (change.after or "") for change in changes):
+        return False
+    arriving = {change.after for change in changes if change.after}
+    return len({change.before for change in changes if change.before in arriving}) < 2
+
+
+def _lost(change: Change) -> list[str]:
+    """The pieces a change takes off its place."""
+    return list((Counter(stack_pieces(change.before)) - Counter(stack_pieces(change.after))).elements())
+
+
+def _gained(change: Change) -> list[str]:
+    """The pieces a change puts on its place."""
+    return list((Counter(stack_pieces(change.after)) - Counter(stack_pieces(change.before))).elements())
+
+
+def _reads_alike(wiring: Wiring, change: Change, piece: str, instead: str) -> bool:
+    """Whether the sensors read a change's result the same with one ``piece`` there replaced by ``instead``."""
+    pieces = stack_pieces(change.after)
+    pieces.remove(piece)
+    return wiring.expected(STACK.join(sorted([*pieces, instead]))) == wiring.expected(change.after)
 
 
 @dataclass(frozen=True)
@@ -366,21 +437,25 @@ class MoveTracker:
         Once offered they wait, through bumps put back, until a move is made.
         """
         touched = frozenset(self._touched)
-        self._touched = set()
         if touched:
-            unseen = tuple(sorted((plan for plan in self.expectation.invisible if plan.locations <= touched),
+            unseen = tuple(sorted((self._checked(plan) for plan in self.expectation.invisible
+                                   if plan.locations <= touched),
                                   key=lambda plan: (-len(plan.locations), str(plan.move))))
             if unseen:
                 self._waiting = TrackerView(Status.CONFIRM, candidates=unseen,
                                             note="the sensors cannot see this move: press confirm to make it")
+        self._touched = set()
         choices = self.expectation.choices
         return self._waiting or TrackerView(Status.READY, destinations=choices.places, removals=choices.takeoffs)
 
     def _matched(self, matches: list[Plan]) -> TrackerView:
-        """One move settles; the cheapest of equal footprints settles; anything else (a takeback too) is confirmed."""
+        """One move settles; the cheapest of equal footprints settles; anything else (a takeback too, a piece
+        that could be another of its stack) is confirmed."""
+        matches = [self._checked(plan) for plan in matches]
         takebacks = [plan for plan in matches if isinstance(plan.move, Takeback)]
         distinct = {plan.footprint.changes for plan in matches}
-        if len(distinct) == 1 and (not takebacks or len(matches) == 1):
+        unsure = any(plan.unsure for plan in matches)
+        if len(distinct) == 1 and (not takebacks or len(matches) == 1) and not unsure:
             cheapest = min(matches, key=lambda plan: plan.footprint.cost)
             tied = [plan for plan in matches if plan.footprint.cost == cheapest.footprint.cost]
             if len(tied) == 1:
@@ -391,8 +466,14 @@ class MoveTracker:
                 return TrackerView(Status.SETTLING, candidates=(cheapest,), note=note)
         moves = sorted((plan for plan in matches if not isinstance(plan.move, Takeback)),
                        key=lambda plan: str(plan.move))
-        return TrackerView(Status.CONFIRM, candidates=(*moves, *takebacks),
-                           note="several moves look the same to the sensors: hint picks, confirm makes it")
+        note = ("the sensors cannot tell these pieces apart: confirm said which is where" if unsure
+                else "several moves look the same to the sensors: hint picks, confirm makes it")
+        return TrackerView(Status.CONFIRM, candidates=(*moves, *takebacks), note=note)
+
+    def _checked(self, plan: Plan) -> Plan:
+        """The plan with what the sensors cannot check of it, now that the hand touched what it did."""
+        unsure = self.expectation.unsure(plan.footprint, frozenset(self._touched))
+        return replace(plan, unsure=unsure) if unsure else plan
 
     def _in_hand(self, matches: list[Plan]) -> bool:
         """Whether a board that reads as a takeback is rather a piece lifted on its way somewhere.

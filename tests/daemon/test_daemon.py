@@ -131,7 +131,9 @@ def test_a_trade_waits_for_confirm_with_its_pieces_blinking(toy, hands, tmp_path
     daemon, mock, person = tables.trade_awaiting_confirm(toy, hands, tmp_path)
     snapshot = daemon.snapshot()
     assert snapshot["status"] == "confirm" and snapshot["candidates"] == ["trade p1 p9"]
-    assert "confirm" in snapshot["buttons"] and daemon.status_text() == "press confirm for trade p1 p9"
+    assert "confirm" in snapshot["buttons"] and daemon.status_text() == (  # presence sensors: which piece is where
+        "make p1 hold a white; make p9 hold a black (the sensors cannot tell these pieces apart), "
+        "then press confirm for trade p1 p9")
     seen = set()
     for _ in range(10):
         person.run(tables.LOOP.blink_ms / 1000 / 2)

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 
 import pytest
 
 from engine.boards import load_board
+from engine.core import STACK, State, stack_pieces
+from engine.games.pawns_crossing import PawnsCrossing, TokenMove
+from firmware_host.daemon import Daemon
+from firmware_host.presenter import PALETTE
+from firmware_host.todo import Todo, describe
 from firmware_host.tracker import Expectation, MoveTracker, Status, Takeback
+from hal.clock import ManualClock
 from wiring.model import PRESENT, straight_wiring
 
 SETTLE, OUT_OF_SYNC = 0.25, 3.0
@@ -236,3 +243,95 @@ def test_a_kept_confirm_is_forgotten_when_the_board_settles_elsewhere_or_is_held
     table.tracker.hold(table.now)  # the sensors went blind meanwhile
     table.put("p17", "white")
     assert table.wait(0.01) is None
+
+
+
+def wrong_colour_token_move(another_stack: bool = False) -> tuple[State, TokenMove, str]:
+    """A Pawns Crossing position (from a seeded random game) where a token may leave a stack of several colours
+    for an empty place that no other colour of that stack may reach (and, if asked, another stack stands that
+    the move leaves as it is); the move, and a colour it may not take."""
+    rng = random.Random(0)
+    state = PawnsCrossing().new_initial_state()
+    while not state.is_terminal():
+        for move in state.legal_moves if not state.is_chance_node() else ():
+            if not isinstance(move, TokenMove) or state.contents()[move.target] is not None:
+                continue
+            others = set(stack_pieces(state.contents()[move.origin])) - {state.colour_of[move.token]}
+            if others and not any(state.footprint(other).after().get(move.target) in others
+                                  for other in state.legal_moves) and (not another_stack or stacks_apart(state, move)):
+                return state.clone(), move, sorted(others)[0]
+        state.push(rng.choice([move for move, _ in state.chance_outcomes()] or list(state.legal_moves)))
+    raise AssertionError("no such position in this game")
+
+
+def stacks_apart(state: State, move: TokenMove) -> list[str]:
+    """The stacks ``move`` leaves as they are."""
+    return [location for location, content in state.contents().items()
+            if len(stack_pieces(content)) > 1 and location not in (move.origin, move.target)]
+
+
+def test_a_token_of_the_wrong_colour_off_a_stack_is_not_taken_for_another_colours_move(tmp_path, tables) -> None:
+    """Presence sensors see a token, never its colour: the move waits for confirm and the status names the
+    colour the game expects (it used to settle as the other colour's move, the board out of step unseen)."""
+    state, move, wrong = wrong_colour_token_move()
+    colour, after = state.colour_of[move.token], state.footprint(move).after()
+    daemon, mock, clock = tables.open_board(state, tmp_path / "j.sqlite3")
+    stack = stack_pieces(mock.lift(move.origin))  # lifted whole, as the status asks
+    tick(daemon, clock, 0.1)
+    stack.remove(wrong)
+    mock.place(move.target, wrong)
+    tick(daemon, clock, 0.1)
+    mock.place(move.origin, STACK.join(stack))
+    tick(daemon, clock, 3 * tables.LOOP.settle_ms / 1000)
+    assert not daemon.state.history, f"took the {wrong} token on {move.target} for {move}"
+    assert daemon.tracker.view.status is Status.CONFIRM
+    assert f"make {move.target} hold a {colour}" in daemon.status_text()
+    mock.lift(move.target)  # the person puts there the colour named, and sets the stack as said
+    mock.place(move.target, colour)
+    mock.lift(move.origin)
+    mock.place(move.origin, after[move.origin])
+    tick(daemon, clock, 0.1)
+    daemon.press("confirm")
+    assert daemon.state.history == [move]
+    assert {loc: piece for loc, piece in daemon.state.contents().items() if piece} == dict(mock.contents)
+    assert not daemon.left_to_do  # what confirm said the places hold is not asked again
+
+
+@pytest.mark.parametrize("sensing", ["presence", "analog"])
+def test_analog_sensors_tell_a_lone_tokens_colour_and_need_no_confirm(sensing: str) -> None:
+    state, move, _ = wrong_colour_token_move()
+    classes = {colour: f"{colour} magnet" for colour in state.game.pieces}
+    wiring = straight_wiring(state.game.board, sensing, classes if sensing == "analog" else None)
+    after = state.footprint(move).after()
+    assert set(Expectation(state, wiring).unsure(state.footprint(move))) == (set() if sensing == "analog" else {
+        Todo("restack", location, tuple(stack_pieces(after[location]))) for location in (move.target, move.origin)})
+
+
+def tick(daemon: Daemon, clock: ManualClock, seconds: float) -> None:
+    for _ in range(round(seconds / 0.01)):
+        clock.advance(0.01)
+        daemon.step()
+
+
+def test_a_stack_touched_on_the_way_is_named_and_blinks_with_the_move(tmp_path, tables) -> None:
+    """The hand that lifted another stack whole held its tokens too: the move waits for confirm, the status
+    says what that stack must hold, and it blinks with the move."""
+    state, move, _ = wrong_colour_token_move(another_stack=True)
+    contents, after, other = state.contents(), state.footprint(move).after(), stacks_apart(state, move)[0]
+    daemon, mock, clock = tables.open_board(state, tmp_path / "j.sqlite3")
+    mock.lift(move.origin)
+    mock.lift(other)  # lifted whole on the way ...
+    tick(daemon, clock, 0.1)
+    mock.place(other, contents[other])  # ... and put back
+    mock.place(move.target, state.colour_of[move.token])
+    mock.place(move.origin, after[move.origin])
+    tick(daemon, clock, 3 * tables.LOOP.settle_ms / 1000)
+    assert not daemon.state.history and daemon.tracker.view.status is Status.CONFIRM
+    assert describe([Todo("restack", other, tuple(stack_pieces(contents[other])))]) in daemon.status_text()
+    seen = set()
+    for _ in range(8):
+        tick(daemon, clock, tables.LOOP.blink_ms / 1000 / 2)
+        seen.add(mock.leds.location_colour(other))
+    assert PALETTE["selected"] in seen
+    daemon.press("confirm")
+    assert daemon.state.history == [move]

@@ -1,10 +1,13 @@
 """A person who has never read the rules: plays the simulator from the LEDs and the status line alone.
 
 ``LedPerson`` knows the LED legend (docs/daemon.md), reads the status line's words,
-sees which lights blink, and has hands, the box of pieces and the board's buttons.  It
-never asks the engine for a legal move: when the LEDs and the status offer it nothing
-to do, the guidance has a gap and ``act`` raises ``Lost``.  Its choices are random
-among what is offered, under a seed.
+sees which lights blink and which pieces stand where, and has hands, the box of pieces
+and the board's buttons.  It never asks the engine for a legal move: when the LEDs and
+the status offer it nothing to do, the guidance has a gap and ``act`` raises ``Lost``.
+Its choices are random among what is offered, under a seed.  Before confirming a move
+the sensors cannot check, it looks whether the places hold what the status names, and
+makes them so if not; lost in a move made piece by piece (a Pawns Crossing slide), it
+puts the board back as it last saw it at rest and begins again.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from hal.clock import ManualClock
 #: dice and fault flashes (which share colours with others) do not come up here.
 NAMES = {css_colour(colour): name for name, colour in PALETTE.items()
          if not name.startswith(("todo_put", "todo_remove", "dice", "fault"))}
-STEP = 0.025  # seconds between two steps of the loop
+STEP = 0.05  # seconds between two steps of the loop
 MAX_ACTIONS = 60  # actions in answer to one look at the board: more is a person going round in circles
 MAX_IDLE = 40  # looks at the board without a move made: likewise
 #: The lights that ask for something a move leaves to do, once they blink.
@@ -80,10 +83,16 @@ class LedPerson:
     hints: int = 0
     #: Pieces put aside while doing what the board asks, and where each was lifted from.
     aside: list[tuple[str, str | None]] = field(default_factory=list)
+    #: Pieces taken off the board into the box during the move under way (a slide made by hand puts them
+    #: down elsewhere).
+    boxed: list[str] = field(default_factory=list)
+    #: The board as the person last saw it at rest (nothing lifted, nothing in hand): where to start over.
+    at_rest: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
         self.settle()  # sitting down at the board: it has seen the pieces set up
+        self.at_rest = dict(self.session.mock.contents)
 
     # -- seeing and waiting ---------------------------------------------------------------
 
@@ -124,7 +133,7 @@ class LedPerson:
         self.in_act = 0
         made = len(self.session.daemon.state.history)
         if made != self.made:  # a move was made: what this one needed is forgotten
-            self.made, self.intent, self.hints, self.aside, self.idle = made, [], 0, [], 0
+            self.made, self.intent, self.hints, self.aside, self.boxed, self.idle = made, [], 0, [], [], 0
             self.stuck.clear()
         self.idle += 1
         if self.idle > MAX_IDLE:
@@ -134,6 +143,8 @@ class LedPerson:
         if status.startswith("game over") and not sight.blinking:
             return False
         hand = self.session.hand
+        if not hand and not sight.where("lifted"):
+            self.at_rest = dict(self.session.mock.contents)
         red, pink = sight.where("fix_from"), sight.where("fix_to")
         if pink and hand:  # put it back, or where it belongs
             if "no legal move takes the piece" in status:
@@ -149,14 +160,7 @@ class LedPerson:
         elif any(sight.lights[loc] in TO_DO for loc in sight.blinking):
             self._carry_out(status)
         elif sight.where("candidate", blinking=True) or sight.where("selected", blinking=True):
-            choice = re.search(r"press confirm for (.+?)(?: \(hint: (\d+) choices\))?$", status)
-            if choice and choice.group(2) and not all(word in choice.group(1) for word in self.intent) \
-                    and self.hints < int(choice.group(2)):
-                self.hints += 1
-                self.do({"type": "button", "name": "hint"})  # not what the hand did: the next one
-            else:
-                self.hints = 0
-                self.do({"type": "button", "name": "confirm"})
+            self._confirm(status)
         elif hand and (greens := sight.where("destination")):
             self.intent = [word for word in (hand[-1].origin, hand[-1].piece) if word]
             self.do({"type": "click", "loc": self.rng.choice(greens)})
@@ -170,6 +174,38 @@ class LedPerson:
         self.settle()
         return True
 
+    def _confirm(self, status: str) -> None:
+        """Moves the sensors cannot tell apart blink: confirm the one the hand made, else look at the next (hint).
+
+        Where the status says what places must hold for the move (a stack's pieces look
+        alike to the sensors), the person looks at them: confirmed if they hold it; if
+        no move offered is what is there, the board is made to hold what the one shown
+        asks, and that one is confirmed.
+        """
+        choice = re.fullmatch(r"(?:(.+) \(the sensors cannot tell these pieces apart\), then )?"
+                              r"press confirm for (.+?)(?: \(hint: (\d+) choices\))?", status)
+        if choice is None:
+            raise Lost(f"moves blink for confirm, and the status does not say which: {status!r}")
+        holds, move, choices = choice.group(1), choice.group(2), int(choice.group(3) or 1)
+        if holds:
+            made = all(self._holds(location, _pieces(pieces))
+                       for where, pieces in re.findall(r"make (.+?) hold (.+?)(?:; |$)", holds)
+                       for location in _locations(where))
+        else:
+            made = all(word in move for word in self.intent)
+        if not made and choices > 1 and self.hints < choices:
+            self.hints += 1
+            self.do({"type": "button", "name": "hint"})  # not what the hand did: the next one
+        elif not made and holds:
+            self.hints = 0
+            self._carry_out(holds)  # the status names what the move needs there
+        else:
+            self.hints = 0
+            self.do({"type": "button", "name": "confirm"})
+
+    def _holds(self, location: str, pieces: list[str]) -> bool:
+        return sorted(stack_pieces(self.session.mock.contents.get(location))) == sorted(pieces)
+
     def _choose(self, sight: Sight) -> None:
         """The board waits: one of the things the status offers, chosen at random."""
         status = sight.status
@@ -179,6 +215,8 @@ class LedPerson:
             offers.append(lambda: self._place(placing.group(1).split(" or "), sight.where("destination")))
         if "lit orange" in status and sight.where("removal"):
             offers.append(lambda: self._clear(self.rng.choice(sight.where("removal"))))
+        if "put the piece on" in status and sight.where("destination") and self.boxed:  # taken off, to go there
+            offers.append(lambda: self._place([self.boxed.pop()], sight.where("destination")))
         glowing = [loc for loc in sight.where("glow") if loc not in self.stuck]
         stacks = [loc for loc in glowing if len(stack_pieces(self.session.mock.contents.get(loc))) > 1]
         if "lift a glowing stack whole" in status and stacks:
@@ -190,13 +228,26 @@ class LedPerson:
         if buttons and (not offers or self.rng.random() < 0.1):  # a person uses the roll before ending the turn
             offers = buttons
         named = status.partition(", or make ")[2] or status.partition(": make ")[2]
+        kinds: dict[str, list[str]] = {}  # a person picks what to do (roll, slide a line), then which
         for name in re.findall(r'"([^"]+)"', named):
-            offers.append(lambda name=name: self.do({"type": "play", "text": name}))
+            kinds.setdefault(name.split()[0], []).append(name)
+        for names in kinds.values():
+            offers.append(lambda names=names: self.do({"type": "play", "text": self.rng.choice(names)}))
+        if not offers and sight.where("lifted"):  # the lights want pieces the hands have not got
+            offers.append(self._start_over)
         if not offers:
             if "roll the dice" in status:
                 return  # the simulator rolls
             raise Lost(f"nothing lit and nothing said to do: {status!r}")
         self.rng.choice(offers)()
+
+    def _start_over(self) -> None:
+        """Lost in a move made piece by piece: the board put back as it was at rest, to begin again."""
+        board = self.session.mock.contents
+        for location in sorted(set(board) | set(self.at_rest)):
+            if board.get(location) != self.at_rest.get(location):
+                self._make_hold(location, stack_pieces(self.at_rest.get(location)))
+        self.boxed = []
 
     def _place(self, pieces: list[str], places: list[str]) -> None:
         piece = self.rng.choice(pieces)
@@ -214,6 +265,7 @@ class LedPerson:
         if self.session.view()["rest_of_stack"]:
             self.do({"type": "lift_rest"})
         while self.session.hand:
+            self.boxed.append(self.session.hand[-1].piece)
             self.do({"type": "drop"})
 
     def _free_hands(self) -> None:
@@ -251,7 +303,8 @@ class LedPerson:
                     self._make_hold(location, sorted(target.elements()))
             else:
                 raise Lost(f"cannot read what to do: {order!r}")
-        if "confirm when done" in status or status.startswith("game over"):
+        if ("confirm when done" in status or status.startswith("game over")) \
+                and "press confirm for" not in self.session.daemon.status_text():  # a move offered meanwhile: look
             self.do({"type": "button", "name": "confirm"})
 
     def _make_hold(self, location: str, pieces: list[str]) -> None:
