@@ -1,6 +1,6 @@
-"""The remote-play protocol, version 1: topics, messages and the position hash (docs/remote.md).
+"""The remote-play protocol, version 2: topics, messages and the position hash (docs/remote.md).
 
-Everything of a game lives under ``gameboard/v1/{game}``:
+Everything of a game lives under ``gameboard/v2/{game}``:
 
 - ``header``: retained; the game, its options, who holds each seat, and the hash of
   the public starting position.  Written by the game's host.
@@ -27,7 +27,7 @@ from engine.core import State
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, seen_by
 
-VERSION = 1
+VERSION = 2
 PREFIX = f"gameboard/v{VERSION}"
 #: Game ids and participant names: what is safe in a topic, a file name and a Mosquitto ACL.
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -111,7 +111,7 @@ class Meddler:
         self.heard: list[mqtt.MQTTMessage] = []
         self.client.on_message = lambda client, userdata, message: self.heard.append(message)
         self.client.connect("127.0.0.1", port)
-        self.client.subscribe(f"gameboard/v1/{GAME_ID}/by/+/move/+", qos=1)
+        self.client.subscribe(f"gameboard/v2/{GAME_ID}/by/+/move/+", qos=1)
         self.client.loop_start()
         self.stop = threading.Event()
         self.sent = 0
@@ -128,7 +128,7 @@ class Meddler:
                 self.client.publish(message.topic, message.payload, qos=1)
                 self.sent += 1
             suffix, payload = rng.choice(junk)
-            self.client.publish(f"gameboard/v1/{GAME_ID}/by/{rng.choice(['alice', 'bob'])}/{suffix}", payload, qos=1)
+            self.client.publish(f"gameboard/v2/{GAME_ID}/by/{rng.choice(['alice', 'bob'])}/{suffix}", payload, qos=1)
 
     def close(self) -> None:
         self.stop.set()

@@ -25,36 +25,36 @@ from firmware_host.remote.protocol import (
 
 def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
     message = MoveMessage(12, "O p12-p31", "alice", "0123456789abcdef", {"t3": 5})
-    assert move_topic("friday", "alice", 12) == "gameboard/v1/friday/by/alice/move/12"
+    assert move_topic("friday", "alice", 12) == "gameboard/v2/friday/by/alice/move/12"
     assert parse_message("friday", move_topic("friday", "alice", 12), message.payload()) == message
     header = Header("hexover", {}, ("alice", "bob"), "alice", "abc")
-    assert parse_message("friday", "gameboard/v1/friday/header", header.payload()) == header
+    assert parse_message("friday", "gameboard/v2/friday/header", header.payload()) == header
     assert header.held_by("bob") == (1,) and header.differences(header) == []
-    assert parse_message("friday", "gameboard/v1/friday/by/bob/presence", b"offline") == Presence("bob", False)
+    assert parse_message("friday", "gameboard/v2/friday/by/bob/presence", b"offline") == Presence("bob", False)
     refusal = Refusal("bob", 3, "p1", "not legal")
-    assert parse_message("friday", "gameboard/v1/friday/by/bob/refused", refusal.payload()) == refusal
-    assert parse_message("friday", "gameboard/v1/friday/by/alice/move/12", b"") is None  # a retained move cleared
+    assert parse_message("friday", "gameboard/v2/friday/by/bob/refused", refusal.payload()) == refusal
+    assert parse_message("friday", "gameboard/v2/friday/by/alice/move/12", b"") is None  # a retained move cleared
 
 
 @pytest.mark.parametrize(("topic", "payload", "expected"), [
-    ("gameboard/v1/friday/by/alice/move/3", b"\xff\xfe", "move 3 from alice is not JSON"),
-    ("gameboard/v1/friday/by/alice/move/3", b"[1, 2]", "move 3 from alice must be a JSON object"),
-    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 2, "seq": 3}', "is protocol version 2; this board speaks 1"),
-    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 1, "seq": 4, "move": "p1", "hash": "x"}',
+    ("gameboard/v2/friday/by/alice/move/3", b"\xff\xfe", "move 3 from alice is not JSON"),
+    ("gameboard/v2/friday/by/alice/move/3", b"[1, 2]", "move 3 from alice must be a JSON object"),
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 1, "seq": 3}', "is protocol version 1; this board speaks 2"),
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 4, "move": "p1", "hash": "x"}',
      "its seq 4 is not its topic's"),
-    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 1, "seq": 3, "move": 7, "hash": "x"}',
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": 7, "hash": "x"}',
      '"move" is missing or of the wrong kind'),
-    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 1, "seq": true, "move": "p1", "hash": "x"}',
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": true, "move": "p1", "hash": "x"}',
      '"seq" is missing or of the wrong kind'),
-    ("gameboard/v1/friday/by/alice/move/3", b'{"v": 1, "seq": 3, "move": "p1", "hash": "x", "reveal": [1]}',
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "x", "reveal": [1]}',
      '"reveal" must map tokens to values'),
-    ("gameboard/v1/friday/by/alice/move/0", b"{}", "is not one of the protocol's"),
-    ("gameboard/v1/friday/by/al ice/move/3", b"{}", "is not one of the protocol's"),
-    ("gameboard/v1/friday/secrets", b"{}", "is not one of the protocol's"),
-    ("gameboard/v1/saturday/header", b"{}", "is not under gameboard/v1/friday/"),
-    ("gameboard/v1/friday/header", b'{"v": 1, "game": "hexover", "options": {}, "seats": ["a b"], "host": "a", '
+    ("gameboard/v2/friday/by/alice/move/0", b"{}", "is not one of the protocol's"),
+    ("gameboard/v2/friday/by/al ice/move/3", b"{}", "is not one of the protocol's"),
+    ("gameboard/v2/friday/secrets", b"{}", "is not one of the protocol's"),
+    ("gameboard/v2/saturday/header", b"{}", "is not under gameboard/v2/friday/"),
+    ("gameboard/v2/friday/header", b'{"v": 2, "game": "hexover", "options": {}, "seats": ["a b"], "host": "a", '
                                    b'"setup": "x"}'[0:], "a seat's holder 'a b' must be 1-64 letters"),
-    ("gameboard/v1/friday/by/alice/move/3", b"{" + b" " * 70_000 + b"}", "more than 65536"),
+    ("gameboard/v2/friday/by/alice/move/3", b"{" + b" " * 70_000 + b"}", "more than 65536"),
 ])
 def test_a_message_that_breaks_the_protocol_is_refused_with_the_reason(topic: str, payload: bytes,
                                                                        expected: str) -> None:

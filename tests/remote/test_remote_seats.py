@@ -34,7 +34,7 @@ class Spy:
         self.client.on_message = lambda client, userdata, message: self.heard.put(
             (message.topic, message.payload, message.retain))
         self.client.connect("127.0.0.1", port)
-        self.client.subscribe(f"gameboard/v1/{GAME_ID}/#", qos=1)
+        self.client.subscribe(f"gameboard/v2/{GAME_ID}/#", qos=1)
         self.client.loop_start()
 
     def send(self, message: MoveMessage, retain: bool = False) -> None:
@@ -209,7 +209,7 @@ def test_the_host_writes_the_header_and_a_different_game_on_the_broker_stops_pla
         [header] = [json.loads(payload) for payload in spy.wait_for("/header")]
         assert (header["game"], header["seats"], header["host"]) == ("hexover", ["alice", "bob"], "alice")
         other = {**header, "game": "mono-line", "options": {"mode": "strict"}}
-        spy.client.publish(f"gameboard/v1/{GAME_ID}/header", json.dumps(other), qos=1, retain=True).wait_for_publish(5)
+        spy.client.publish(f"gameboard/v2/{GAME_ID}/header", json.dumps(other), qos=1, retain=True).wait_for_publish(5)
         while "remote" not in alice.faults:
             assert time.monotonic() < deadline + 10, alice.status_text()
             clock.advance(0.01)
@@ -246,7 +246,7 @@ def test_pawns_crossing_values_stay_hidden_until_a_declaration_reveals_one(table
         assert bob.journal.moves() == alice.journal.moves() == [str(declare)]
         assert position_hash(bob.state) == position_hash(alice.state)
         moves = [json.loads(payload) for payload in spy.wait_for("/move/")]
-        assert moves == [{"v": 1, "seq": 1, "move": str(declare), "hash": position_hash(alice.state),
+        assert moves == [{"v": 2, "seq": 1, "move": str(declare), "hash": position_hash(alice.state),
                           "reveal": {declare.token: truth}}]
     finally:
         alice.close()
