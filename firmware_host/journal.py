@@ -15,6 +15,7 @@ runs at every opening.  Damage that appears later is reported by the read that m
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -52,8 +53,16 @@ CREATE TABLE IF NOT EXISTS remote_games (
     remote TEXT NOT NULL
 );
 """
+#: Each remote game's secret key, known only to this board: its dice secrets and the salts sealing its hidden
+#: values derive from it, so that what it committed to can be opened after a restart.
+KEY_SCHEMA = """
+CREATE TABLE IF NOT EXISTS remote_keys (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    key TEXT NOT NULL
+);
+"""
 #: Tables a journal may lack.
-ADDED_LATER = frozenset({"remote_games"})
+ADDED_LATER = frozenset({"remote_games", "remote_keys"})
 
 
 class JournalError(GameboardError, RuntimeError):
@@ -97,7 +106,7 @@ def _tables(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
 def _journal_tables() -> dict[str, tuple[str, ...]]:
     """The tables a journal may have, read from the schemas so that the check never drifts from them."""
     with closing(sqlite3.connect(":memory:")) as db:
-        db.executescript(SCHEMA + REMOTE_SCHEMA)
+        db.executescript(SCHEMA + REMOTE_SCHEMA + KEY_SCHEMA)
         return _tables(db)
 
 
@@ -176,6 +185,8 @@ class Journal:
         self.plies = 0
         #: The remote game (its id on the broker) the current game is, if it is one.
         self.remote: str | None = None
+        #: The current remote game's secret key (64 hex digits), if it is one.
+        self.remote_key: str | None = None
 
     @contextmanager
     def _refusing(self) -> Iterator[None]:
@@ -212,6 +223,7 @@ class Journal:
                     raise JournalError(f"{self.path}: game {game_id}, move {ply} ({text!r}) no longer replays: "
                                        f"{exc}; {_salvage_or_move_aside(self.path)}") from None
         self.game_id, self.plies, self.remote = game_id, len(moves), remote
+        self.remote_key = self._key(game_id) if remote is not None else None
         return state
 
     def start(self, state: State, remote: str | None = None) -> None:
@@ -227,12 +239,27 @@ class Journal:
                 self._db.execute(REMOTE_SCHEMA)
                 self._db.execute("INSERT INTO remote_games (game, remote) VALUES (?, ?)", (cursor.lastrowid, remote))
         self.game_id, self.plies, self.remote = cursor.lastrowid, 0, remote
+        self.remote_key = self._key(cursor.lastrowid) if remote is not None else None
 
     def _remote_id(self, game_id: int) -> str | None:
         if "remote_games" not in _tables(self._db):
             return None
         row = self._db.execute("SELECT remote FROM remote_games WHERE game = ?", (game_id,)).fetchone()
         return None if row is None else row[0]
+
+    def _key(self, game_id: int) -> str:
+        """The remote game's secret key, made the first time it is asked for (a game an earlier release began
+        gets one on resuming)."""
+        if "remote_keys" in _tables(self._db):
+            row = self._db.execute("SELECT key FROM remote_keys WHERE game = ?", (game_id,)).fetchone()
+            if row is not None:
+                return row[0]
+        key = secrets.token_hex(32)
+        with self._writing("the remote game's key"), self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(KEY_SCHEMA)
+            self._db.execute("INSERT INTO remote_keys (game, key) VALUES (?, ?)", (game_id, key))
+        return key
 
     def setup(self) -> dict[str, Any]:
         """The current game's setup (``State.to_json()`` of its starting position)."""
