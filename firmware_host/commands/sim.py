@@ -39,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--noise", action="store_true", help="realistic sensor noise: bounce, slides, bumps")
     sim.add_argument("--entered-dice", action="store_true", help="enter the dice on the page instead of rolling")
     sim.add_argument("--seed", type=int, help="seed for the dice and the noise")
-    sim.add_argument("--journal", type=Path, help="the game journal (default: in ~/.local/state/gameboard)")
+    sim.add_argument("--journal", type=Path,
+                     help="the game journal (default: in ~/.local/state/gameboard; one for each remote game and name)")
     remote = sim.add_argument_group("remote play", "play a game through an MQTT broker (docs/remote.md)")
     remote.add_argument("--join", metavar="URL",
                         help="the game on the broker, mqtt://[USER@]HOST[:PORT]/GAME (mqtts:// for TLS): "
@@ -55,7 +56,7 @@ def run_sim(args: argparse.Namespace) -> int:
     from firmware_host.web.serve import Listener
 
     options = game_options(args.option)
-    journal = args.journal or state_dir() / "sim-journal.sqlite3"
+    journal = args.journal or default_journal(args)
     problem = cannot_write(journal)
     if problem:
         raise GameboardError(f"cannot keep the journal: {problem}; give --journal a file in a folder you can write")
@@ -75,6 +76,23 @@ def run_sim(args: argparse.Namespace) -> int:
 
     asyncio.run(main())
     return 0
+
+
+def default_journal(args: argparse.Namespace) -> Path:
+    """The journal without --journal: one for the games played on this page alone, and one for each remote game
+    and name.  Two pages on one computer (docs/remote.md's example) would otherwise write one journal: the second
+    resumes the first's game, and each refuses the move the other already wrote at the same ply."""
+    from firmware_host.remote.link import LinkError, game_address
+
+    if args.join is not None and args.name is not None:
+        try:
+            _, game_id = game_address(args.join)
+            name = check_name(args.name, "--name")
+        except (LinkError, ProtocolError):
+            pass  # remote_seat says what is wrong
+        else:
+            return state_dir() / f"sim-{game_id}-{name}.sqlite3"
+    return state_dir() / "sim-journal.sqlite3"
 
 
 def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Participant, str, dict[str, Any],

@@ -3,8 +3,10 @@ board through a real Mosquitto, and a spectator follows; the command line's remo
 
 from __future__ import annotations
 
+import os
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,8 @@ from firmware_host.sim import SimError, SimSession
 from firmware_host.tracker import Status
 from hal.clock import ManualClock
 from tests.daemon.hands import pick
+from tests.remote.pages import Command, Page, stop_all
+from tests.sim.conftest import free_port
 from tests.sim import clicks
 
 GAME_ID = "friday"
@@ -94,6 +98,48 @@ def test_a_browser_seat_plays_a_whole_game_with_a_board_and_a_spectator_follows(
         session.close()
         alice.close()
         watcher.close()
+
+
+def person_moves(page: Page, state, colour: str) -> None:
+    """A person's Hexover move on ``page``: a disk from the box on the first green light, then the flips the page
+    asks for (the sensors cannot see them), made without pressing confirm."""
+    cell = page.view["daemon"]["destinations"][0]
+    page.act(type="take", piece=colour)
+    page.act(type="click", loc=cell)
+    move = state.parse_move(cell)
+    for change in state.footprint(move).changes:
+        if change.before is not None:
+            page.act(type="flip", loc=change.location)
+    state.push(move)
+    page.wait_for(lambda view: view["log"][-1:] == [cell], f"{cell} accepted")
+
+
+def test_the_docs_hexover_example_with_auto_plays_on_without_confirming_the_flips(mosquitto, tmp_path: Path):
+    """docs/remote.md's two commands, as written (their journals by default), both pages on auto.  The joiner
+    shared the host's journal: it resumed alice's game and could never write her move (UNIQUE constraint
+    failed).  And a page whose person had made their flips without confirming them (Confirm was not offered)
+    never carried out the opponent's move."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    url = f"mqtt://127.0.0.1:{mosquitto.port}/{GAME_ID}"
+    started = [Command(["sim", "hexover", "--seats", "human", "remote:bob", "--join", url, "--name", "alice",
+                        "--port", str(free_port())], env)]
+    try:
+        started.append(Command(["sim", "--join", url, "--name", "bob", "--port", str(free_port())], env))
+        with Page(started[0]) as alice, Page(started[1]) as bob:
+            for page in (alice, bob):
+                page.wait_for(lambda view: view["remote"].endswith("online"), "both online")
+                page.act(type="auto", on=True)
+            state = game_class("hexover")().new_initial_state()
+            for mover, other, colour in [(alice, bob, "white"), (bob, alice, "black")]:
+                person_moves(mover, state, colour)
+                plies = len(state.history)
+                other.wait_for(lambda view: len(view["log"]) == plies and view["daemon"]["status"] == "ready",
+                               f"the auto hands carrying out move {plies} ({state.history[-1]})")
+            assert alice.view["log"] == bob.view["log"] == [str(move) for move in state.history]
+        assert sorted(path.name for path in (tmp_path / "state" / "gameboard").glob("*.sqlite3")) == [
+            "sim-friday-alice.sqlite3", "sim-friday-bob.sqlite3"]
+    finally:
+        stop_all(started)
 
 
 def test_joining_a_game_the_broker_does_not_have_says_so_after_the_wait(mosquitto, capsys):
