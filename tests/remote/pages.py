@@ -4,6 +4,7 @@ websocket the browser's page uses (the same actions, the same views)."""
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import threading
@@ -17,6 +18,13 @@ from websockets.sync.client import ClientConnection, connect
 
 COMMAND = str(Path(sys.executable).with_name("gameboard"))
 START_TIMEOUT_S = 30.0
+
+
+def free_port() -> int:
+    """A port free a moment ago, for a command's --port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 class Command:

@@ -22,8 +22,7 @@ from firmware_host.sim import SimError, SimSession
 from firmware_host.tracker import Status
 from hal.clock import ManualClock
 from tests.daemon.hands import pick
-from tests.remote.pages import Command, Page, stop_all
-from tests.sim.conftest import free_port
+from tests.remote.pages import Command, Page, free_port, stop_all
 from tests.sim import clicks
 
 GAME_ID = "friday"
@@ -173,7 +172,7 @@ def test_a_spectator_page_opened_on_a_finished_game_shows_every_move(mosquitto, 
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     moves, participants = finished_game_on_the_broker(mosquitto.port, "hexover", seed=3)
     watch = Command(["watch", f"mqtt://127.0.0.1:{mosquitto.port}/{GAME_ID}", "--port", str(free_port())],
-                    {**os.environ, "XDG_STATE_HOME": str(tmp_path)})
+                    dict(os.environ))
     try:
         with playwright.sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--headless=new"])
