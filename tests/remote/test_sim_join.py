@@ -163,7 +163,7 @@ def finished_game_on_the_broker(port: int, name: str, seed: int) -> tuple[list[s
     return [str(move) for move in state.history], [alice, bob]
 
 
-def test_a_spectator_page_opened_on_a_finished_game_shows_every_move(mosquitto, tmp_path: Path):
+def test_a_spectator_page_opened_on_a_finished_game_shows_every_move(mosquitto):
     """``gameboard watch`` of a finished game, in Chromium: the page's first view is its only one, and an error in
     renderSeats() (a read-only view has no games nor seats) stopped it before the move list and the rest."""
     playwright = pytest.importorskip("playwright.sync_api")
