@@ -5,6 +5,8 @@ elsewhere is to move, checks it against its own game, and carries it out like th
 computer's (``firmware_host.decided``), or ``refuse``s it, which is reported to all.
 What it publishes is kept (``outbox``) and published again at every reconnect:
 duplicates change nothing, and a broker that lost its retained moves gets them back.
+The host checks the broker's header at every (re)connection and writes its own again
+when the broker has none, so that a late participant can always start.
 Nothing here writes the game: the daemon does, through its journal.
 """
 
@@ -49,7 +51,8 @@ class Participant:
         self.header = header
         self.clock = clock
         self.hosting = header.host == self.name
-        #: The header the broker holds, once heard.
+        #: The header the broker holds, heard since the link last connected (a broker that went away may come
+        #: back without it: the host writes it again then).
         self.heard_header: Header | None = None
         #: Every distinct move heard, by sequence number, in the order heard.
         self._moves: dict[int, list[MoveMessage]] = {}
@@ -108,7 +111,7 @@ class Participant:
         elif isinstance(event, Garbled):
             self.notes.append(f"a message on {event.topic} was ignored: {event.problem}")
         elif isinstance(event, Disconnected):
-            self._connected_at = None
+            self._connected_at = self.heard_header = None
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""
