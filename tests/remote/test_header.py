@@ -13,7 +13,9 @@ from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
 from firmware_host.remote.participant import Participant
+from firmware_host.remote.protocol import Header, header_topic, position_hash
 from firmware_host.seats import HUMAN, Seat
+from tests.remote.intruders import connect
 
 GAME_ID = "friday"
 BOB = Seat("remote", holder="bob")
@@ -60,3 +62,27 @@ def test_the_host_writes_its_header_again_after_the_broker_lost_it(mosquitto):
                                                       (Seat("remote", holder="alice"), BOB))
     finally:
         alice.stop()
+
+
+@pytest.mark.parametrize(("options", "problem"), [
+    ({"players": 2}, ""),  # the goal left out at its default: the same game
+    ({"players": 2, "goal": "one"}, ""),
+    ({"players": 2, "goal": "both"}, "options {'players': 2, 'goal': 'both'} against {'players': 2, 'goal': 'one'}"),
+    ({"players": 2, "speed": 3}, "options {'players': 2, 'speed': 3} against {'players': 2, 'goal': 'one'}"),
+])
+def test_a_header_is_compared_on_the_options_as_the_game_resolves_them(mosquitto, options, problem):
+    """A host written from docs/remote.md alone lists only the options it sets; bob's board checks it."""
+    game = game_class("overpass")(players=2)
+    header = Header("overpass", options, ("alice", "bob"), "alice", position_hash(game.new_initial_state()))
+    third_party = connect(mosquitto.port, "a-third-party-host")
+    third_party.publish(header_topic(GAME_ID), header.payload(), qos=1, retain=True).wait_for_publish(5)
+    bob = Hearing(host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "bob", game, (Seat("remote", holder="alice"),
+                                                                                   HUMAN)))
+    try:
+        wait_until(lambda: bob.participant.heard_header == header, "bob did not hear the header")
+        expected = f"the broker's game {GAME_ID} is not this board's: {problem}; play it under another game id"
+        assert bob.participant.problem == (expected if problem else "")
+    finally:
+        bob.stop()
+        third_party.disconnect()
+        third_party.loop_stop()
