@@ -62,7 +62,7 @@ def run_sim(args: argparse.Namespace) -> int:
 
     game, seats, remote = args.game, args.seats, None
     if args.join is not None:
-        remote, game, options, seats = remote_seat(args, options)
+        remote, game, options, seats = remote_seat(args, options, journal)
     elif any(seat.startswith("remote:") for seat in seats):
         raise GameboardError("a remote:NAME seat is played through a broker: give --join mqtt://HOST/GAME and --name "
                              "(docs/remote.md)")
@@ -77,12 +77,13 @@ def run_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Participant, str, dict[str, Any],
-                                                                             list[str]]:
+def remote_seat(args: argparse.Namespace, options: dict[str, Any], journal: Path
+                ) -> tuple[Participant, str, dict[str, Any], list[str]]:
     """This page's part in the remote game ``--join`` names: hosted (``--seats`` with remote:NAME seats) or
-    joined; the participant, the game, its options and the seats."""
+    joined (taken up again from ``journal`` when it holds that game unfinished); the participant, the game,
+    its options and the seats."""
     from engine.registry import game_class
-    from firmware_host.remote.join import host, join
+    from firmware_host.remote.join import host, join, kept_header
     from firmware_host.seats import parse_seats
 
     if not args.name:
@@ -104,8 +105,10 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Part
                              "to join one, leave --seats out")
     if options:
         raise GameboardError("--option: a game joined has the options its host chose; leave --option out to join")
-    print(f"gameboard: joining {game_id} on {broker} as {args.name}...", flush=True)
-    participant, game, seats = join(broker, game_id, args.name, wait=args.wait)
+    kept = kept_header(journal, game_id)
+    print(f"gameboard: {'joining' if kept is None else 'taking up again'} {game_id} on {broker} as {args.name}"
+          f"{'...' if kept is None else f' (its game kept in {journal})'}", flush=True)
+    participant, game, seats = join(broker, game_id, args.name, wait=args.wait, kept=kept)
     if not participant.header.held_by(args.name):
         participant.close()
         raise GameboardError(f"{args.name} holds no seat of {game_id} (its seats: "
