@@ -24,6 +24,7 @@ from firmware_host.remote.protocol import (
     header_topic,
     move_topic,
     position_hash,
+    presence_topic,
     refused_topic,
 )
 from firmware_host.seats import Seat
@@ -106,6 +107,10 @@ class Participant:
                             f"{'; '.join(differences)}; play it under another game id" if differences else "")
         elif isinstance(event, Presence):
             self.online[event.by] = event.online
+            if event.by == self.name and not event.online and self.connected:
+                # the last will of a connection of this participant's that the broker saw die only now (a new
+                # client id at every start: a page restarted before the broker noticed the old one had gone)
+                self.link.publish(presence_topic(self.link.game, self.name), b"online", retain=True)
         elif isinstance(event, Refusal) and event.seq in self.outbox:
             self.notes.append(f"{event.by} refused move {event.seq} ({event.move}): {event.reason}")
         elif isinstance(event, Garbled):
