@@ -61,7 +61,6 @@ def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: f
     return Participant(link, header, clock), game, seats
 
 
-
 def kept_header(journal: Path, game_id: str) -> Header | None:
     """The header of the game ``game_id`` if it is the unfinished game of the journal at ``journal``."""
     if not journal.exists():

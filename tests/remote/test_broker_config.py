@@ -11,7 +11,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from firmware_host.remote.link import Broker, Link
-from tests.remote.intruders import connect, connected, knocked_off
+from tests.remote.peers import connect, connected, knocked_off
 
 DOCS = Path(__file__).parents[2] / "docs" / "mosquitto"
 USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"}

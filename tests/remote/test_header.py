@@ -1,57 +1,22 @@
-"""The game's header, for real: written again by its host after a broker lost it, kept in a joiner's journal
-so that the joiner resumes without the broker, and compared on what matters (the options as the game
-resolves them)."""
+"""The game's header, for real: written again by its host after a broker lost it, compared on what matters
+(the options as the game resolves them), and kept in the journal (a joined page resumes from it:
+test_joiner.py)."""
 
 from __future__ import annotations
 
-import threading
-import time
 
 import pytest
 
 from engine.registry import game_class
-from firmware_host.cli import build_parser
-from firmware_host.commands.sim import remote_seat
 from firmware_host.journal import Journal
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
-from firmware_host.remote.moves import published
-from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import Header, header_topic, position_hash
 from firmware_host.seats import HUMAN, Seat
-from firmware_host.sim import SimSession
-from hal.clock import ManualClock
-from tests.remote.intruders import connect
-from tests.sim import clicks
+from tests.remote.peers import Hearing, connect, wait_until
 
 GAME_ID = "friday"
 BOB = Seat("remote", holder="bob")
-
-
-class Hearing:
-    """``participant`` hearing on a thread of its own, as in the daemon's loop, while the test waits on others."""
-
-    def __init__(self, participant: Participant) -> None:
-        self.participant = participant
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._hear, daemon=True)
-        self._thread.start()
-
-    def _hear(self) -> None:
-        while not self._stop.wait(0.02):
-            self.participant.hear()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
-        self.participant.close()
-
-
-def wait_until(done, what: str, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
 
 
 def test_the_host_writes_its_header_again_after_the_broker_lost_it(mosquitto):
@@ -93,55 +58,6 @@ def test_a_header_is_compared_on_the_options_as_the_game_resolves_them(mosquitto
         bob.stop()
         third_party.disconnect()
         third_party.loop_stop()
-
-
-def test_a_joined_page_restarted_without_its_broker_takes_its_game_up_from_its_journal(mosquitto, tmp_path):
-    """bob's page joins, carries out alice's first move and closes; the broker dies (kill -9); bob's page
-    starts again meanwhile and takes the game up from its journal, waiting for the broker, not exiting.
-    The broker comes back without its retained messages, and bob's next move reaches alice."""
-    broker, journal = Broker("127.0.0.1", mosquitto.port), tmp_path / "bob.sqlite3"
-    game = game_class("hexover")()
-    alice = Hearing(host(broker, GAME_ID, "alice", game, (HUMAN, BOB)))
-    args = build_parser().parse_args(["sim", "--join", f"mqtt://127.0.0.1:{mosquitto.port}/{GAME_ID}", "--name",
-                                      "bob", "--journal", str(journal), "--wait", "5"])
-    bob, clock = page(args, journal)
-    try:
-        state = game.new_initial_state()
-        state.apply(next(iter(state.legal_moves)))
-        alice.participant.publish(published(state, "alice", lambda player: player == 0)[1])
-        run_until(bob, clock, lambda: bob.daemon.journal.plies == 1, "bob's page did not carry out alice's move")
-        assert bob.daemon.journal.moves() == [str(state.history[0])]
-        bob.close()
-        mosquitto.kill()
-        bob, clock = page(args, journal)  # before: "no game friday on ... (the broker ... cannot be reached)"
-        assert [str(move) for move in bob.daemon.state.history] == [str(state.history[0])]
-        assert "cannot be reached" in bob.view()["remote"]
-        mosquitto.start()  # with nothing retained
-        run_until(bob, clock, lambda: bob.daemon.remote.heard_header is not None, "bob's page did not hear the header")
-        assert bob.daemon.remote.problem == ""
-        move = next(iter(bob.daemon.state.legal_moves))
-        clicks.Player(bob, clock).make(move)
-        wait_until(lambda: alice.participant.candidates(2), "alice did not hear bob's move 2")
-        assert alice.participant.candidates(2)[0].move == str(move)
-    finally:
-        bob.close()
-        alice.stop()
-
-
-def run_until(session: SimSession, clock: ManualClock, done, what: str, timeout: float = 15.0) -> None:
-    """Run the page's loop, its hands and its clock, until ``done()``: what the broker sends comes in real time."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, f"{what}: {session.daemon.status_text()}"
-        clicks.Player(session, clock).wait(clicks.HAND_PAUSE)
-        time.sleep(0.005)
-
-
-def page(args, journal):
-    """bob's page as `gameboard sim --join` starts it: its part in the game, then the simulated board."""
-    participant, name, options, seats = remote_seat(args, {}, journal)
-    clock = ManualClock()
-    return SimSession(name, options, journal=journal, clock=clock, seats=seats, auto=True, remote=participant), clock
 
 
 def test_the_journal_keeps_the_header_of_the_unfinished_remote_game(tmp_path):

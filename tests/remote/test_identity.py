@@ -13,7 +13,7 @@ from firmware_host.remote.link import Broker, Link
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import presence_topic
 from firmware_host.seats import HUMAN, Seat
-from tests.remote.intruders import connect, connected, knocked_off
+from tests.remote.peers import connect, connected, knocked_off
 
 GAME_ID = "friday"
 
