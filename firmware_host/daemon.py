@@ -312,7 +312,7 @@ class Daemon:
         resumed = self.journal.resume()
         if resumed is not None and resumed.game.name == state_or_game.name \
                 and resumed.game.options == state_or_game.options and self.journal.remote == remote \
-                and self.journal.remote_header in (None, header):  # None: begun before headers were kept
+                and (self.remote is None or self.remote.plays(self.journal.remote_header)):
             return resumed
         state = state_or_game.new_initial_state()
         if remote is not None:  # the values this board's seats hide, dealt here and known only here

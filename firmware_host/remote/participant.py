@@ -20,6 +20,7 @@ from firmware_host.remote.protocol import (
     Header,
     MoveMessage,
     Presence,
+    ProtocolError,
     Refusal,
     header_topic,
     move_topic,
@@ -117,6 +118,16 @@ class Participant:
             self.notes.append(f"a message on {event.topic} was ignored: {event.problem}")
         elif isinstance(event, Disconnected):
             self._connected_at = self.heard_header = None
+
+    def plays(self, kept: str | None) -> bool:
+        """Whether a game a journal kept with the header ``kept`` is this participant's game (a game begun by a
+        release that kept no header is taken to be)."""
+        if kept is None:
+            return True
+        try:
+            return not self.header.differences(Header.parse(kept.encode()))
+        except ProtocolError:  # kept under another version of the protocol
+            return False
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""

@@ -72,3 +72,16 @@ def test_the_journal_keeps_the_header_of_the_unfinished_remote_game(tmp_path):
     assert (again.unfinished_header("friday"), again.remote_header) == (None, None)
     again.start(state, "saturday")  # a game begun by a release that kept no header
     assert again.unfinished_header("saturday") is None
+
+
+def test_a_board_resumes_a_remote_game_only_with_the_header_it_was_played_with(tables, tmp_path, mosquitto):
+    """The same game id with bob's seat now carol's is another game: begun afresh, not bob's game resumed."""
+    game, broker = game_class("hexover")(), Broker("127.0.0.1", mosquitto.port)
+    games = []
+    for holder in ("bob", "bob", "carol"):
+        seats = (HUMAN, Seat("remote", holder=holder))
+        daemon, _, _ = tables.open_board(game, tmp_path / "alice.sqlite3", seats=seats,
+                                         remote=host(broker, GAME_ID, "alice", game, seats))
+        games.append(daemon.journal.game_id)
+        daemon.close()
+    assert games[0] == games[1] != games[2]
