@@ -59,26 +59,6 @@ def test_a_joined_page_restarted_without_its_broker_takes_its_game_up_from_its_j
         alice.stop()
 
 
-def run_until(session: SimSession, clock: ManualClock, done, what: str, timeout: float = 15.0) -> None:
-    """Run the page's loop, its hands and its clock, until ``done()``: what the broker sends comes in real time."""
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, f"{what}: {session.daemon.status_text()}"
-        clicks.Player(session, clock).wait(clicks.HAND_PAUSE)
-        time.sleep(0.005)
-
-
-def page(args, journal: Path | None = None) -> tuple[SimSession, ManualClock]:
-    """A page as `gameboard sim --join` starts it (its journal the default one unless given): its part in the
-    game, then the simulated board."""
-    journal = journal or state_dir() / default_journal(args)
-    participant, name, options, seats = remote_seat(args, {}, journal)
-    clock = ManualClock()
-    return SimSession(name, options, journal=journal, clock=clock, seats=seats, auto=True, remote=participant), clock
-
-
-
-
 def test_the_two_pages_of_the_docs_first_example_keep_their_games_apart(mosquitto, tmp_path, monkeypatch):
     """Both pages on one computer, each with its default journal: bob's page carries out alice's move (it
     shared alice's journal before, and could not write the move: UNIQUE constraint failed)."""
@@ -100,3 +80,21 @@ def test_the_two_pages_of_the_docs_first_example_keep_their_games_apart(mosquitt
         alice.close()
         if bob is not None:
             bob.close()
+
+
+def run_until(session: SimSession, clock: ManualClock, done, what: str, timeout: float = 15.0) -> None:
+    """Run the page's loop, its hands and its clock, until ``done()``: what the broker sends comes in real time."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, f"{what}: {session.daemon.status_text()}"
+        clicks.Player(session, clock).wait(clicks.HAND_PAUSE)
+        time.sleep(0.005)
+
+
+def page(args, journal: Path | None = None) -> tuple[SimSession, ManualClock]:
+    """A page as `gameboard sim --join` starts it (its journal the default one unless given): its part in the
+    game, then the simulated board."""
+    journal = journal or state_dir() / default_journal(args)
+    participant, name, options, seats = remote_seat(args, {}, journal)
+    clock = ManualClock()
+    return SimSession(name, options, journal=journal, clock=clock, seats=seats, auto=True, remote=participant), clock
