@@ -46,7 +46,7 @@ def test_a_joined_page_restarted_without_its_broker_takes_its_game_up_from_its_j
         mosquitto.kill()
         bob, clock = page(args, journal)  # before: "no game friday on ... (the broker ... cannot be reached)"
         assert [str(move) for move in bob.daemon.state.history] == [str(state.history[0])]
-        assert "cannot be reached" in bob.view()["remote"]
+        run_until(bob, clock, lambda: "cannot be reached" in bob.view()["remote"], "bob's page says nothing of it")
         mosquitto.start()  # with nothing retained
         run_until(bob, clock, lambda: bob.daemon.remote.heard_header is not None, "bob's page did not hear the header")
         assert bob.daemon.remote.problem == ""
