@@ -3,8 +3,8 @@
 Every participant of a remote game, whatever program it runs, must reach the same hash
 after the same moves, so the text hashed is defined by the protocol (docs/protocol.md), not
 by this engine's internal position format.  It is built from what a player sees: the
-pieces on each location, who is to move, and each game's public facts (dice, reserves,
-phases), with every value still hidden written ``?``.
+game's options, the pieces on each location, who is to move, and each game's public facts
+(dice, reserves, phases), with every value still hidden written ``?``.
 
 The text is ASCII lines ending in ``\\n``: a first line ``gameboard-position 2 GAME``, then
 every other line in byte order.  A line is a key and its values, separated by single
@@ -37,7 +37,8 @@ def public_text(state: State) -> str:
         raise EngineError(f"{name} has no canonical public encoding: add one to engine/public.py and "
                           "docs/protocol.md")
     position = seen_by(state, PUBLIC)
-    lines = [f"at {location} {content}" for location, content in state.contents().items() if content]
+    lines = [f"option {key} {_option(value)}" for key, value in state.game.options.items()]
+    lines += [f"at {location} {content}" for location, content in state.contents().items() if content]
     lines.append(f"to-move {_mover(state.current_player)}")
     lines.extend(ENCODINGS[name](_Fields(position, name)))
     for line in lines:
@@ -48,6 +49,11 @@ def public_text(state: State) -> str:
 
 def _mover(player: int) -> str:
     return "chance" if player == CHANCE else "over" if player == TERMINAL else str(player)
+
+
+def _option(value: Any) -> str:
+    """An option's value: ``true`` or ``false``, or a word."""
+    return str(value).lower() if isinstance(value, bool) else word(value)
 
 
 def word(value: Any) -> str:
