@@ -155,9 +155,10 @@ class Participant:
         self._refused.add(_key(rewrite.refused))
 
     def _refuse_rewrite(self, copy: MoveMessage) -> None:
-        """Refuse ``copy`` if its holder's move of that ply was applied here as another."""
+        """Refuse ``copy`` if its holder's move of that ply was applied here as another (another chained hash:
+        the hash covers the move and the history before it)."""
         applied = self.applied.get(copy.seq)
-        if applied is None or copy.by != applied.by or copy == applied or _key(copy) in self._refused:
+        if applied is None or copy.by != applied.by or copy.hash == applied.hash or _key(copy) in self._refused:
             return
         rewrite = self.rewrites[copy.seq] = Rewrite(self.name, applied, copy)
         self._send_rewrite(rewrite)

@@ -79,7 +79,8 @@ class Spectator:
         """Follow the copy ``rewrite.reporter`` applied, going back to it if the rewrite was followed here."""
         seq, first, later = rewrite.applied.seq, rewrite.applied, rewrite.refused
         self.participant.follow_report(rewrite)
-        if self.participant.applied.get(seq) == later:
+        followed = self.participant.applied.get(seq)
+        if followed is not None and followed.hash == later.hash:
             while len(self.state.history) >= seq:
                 self.participant.applied.pop(len(self.state.history), None)
                 self.state.pop()

@@ -116,6 +116,8 @@ def test_a_rewritten_move_is_refused_by_everyone_and_a_later_spectator_follows_t
         follow_until(late_spectator, lambda: len(late_spectator.state.history) == 3, "the whole game")
         assert [str(move) for move in late_spectator.state.history] == alice.journal.moves() == \
             [str(first), honest, str(third)]
+        # A board resuming from its journal takes the same copies as applied: bob's honest move 2 is no rewrite.
+        assert published(alice.state, Chain(alice.state), ("alice", "bob")) == {**remote.outbox, **remote.applied}
         status = late_spectator.view()["status"]  # alice reported it, and carol, whom no ACL keeps from writing
         assert re.search(f" - (alice|carol) reports that bob rewrote move 2 \\({honest}\\) as {rewritten}: refused, "
                          f"{honest} stands$", status), status
