@@ -108,8 +108,9 @@ class Daemon:
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
         #: In a remote game, the chained hash after each ply (what each move message carries).
-        self.chain = Chain(self.state) if remote is not None else None
+        self.chain: Chain | None = None
         if remote is not None:
+            self.chain = Chain(self.state)
             remote.resume(published(self.state, self.chain, remote.header.seats))
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)

@@ -1,4 +1,4 @@
-"""The remote-play protocol, version 2: topics, messages and the position hash (docs/remote.md).
+"""The remote-play protocol, version 2: topics, messages and the hashes (docs/remote.md, docs/protocol.md).
 
 Everything of a game lives under ``gameboard/v2/{game}``:
 
@@ -6,7 +6,8 @@ Everything of a game lives under ``gameboard/v2/{game}``:
   the public starting position.  Written by the game's host.
 - ``by/{participant}/move/{seq}``: retained, QoS 1; the move that made ply ``seq``
   (counted from 1), with its chained hash (which covers the previous move's, so it
-  binds the whole history before it) and the hidden values it reveals.  Published by the participant holding the seat that made it.
+  binds the whole history before it) and the hidden values it reveals.  Published by
+  the participant holding the seat that made it.
 - ``by/{participant}/presence``: retained; "online", or "offline" as its last will.
 - ``by/{participant}/refused``: a move that participant refused, and why.
 - ``by/{participant}/rewrite/{seq}``: retained; the evidence that the holder of ply ``seq``'s seat
