@@ -58,6 +58,8 @@ class Participant:
         #: Every distinct move heard, by sequence number, in the order heard.
         self._moves: dict[int, list[MoveMessage]] = {}
         self._refused: set[tuple[int, str, str, str]] = set()
+        #: The rewrites among them: refused whatever history is followed.
+        self._rewritten: set[tuple[int, str, str, str]] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
         #: The copy of each other participant's move that this one applied, by sequence number.
@@ -153,6 +155,14 @@ class Participant:
             heard.remove(rewrite.applied)
         heard.insert(0, rewrite.applied)
         self._refused.add(_key(rewrite.refused))
+        self._rewritten.add(_key(rewrite.refused))
+
+    def reconsider(self, seq: int) -> None:
+        """Forget the refusals of moves of ply ``seq`` and later, but rewrites: they were checked against a
+        history given up (a spectator's, once a report showed it followed a rewrite)."""
+        self._refused = {key for key in self._refused if key[0] < seq or key in self._rewritten}
+        for later in [applied for applied in self.applied if applied >= seq]:
+            del self.applied[later]
 
     def _refuse_rewrite(self, copy: MoveMessage) -> None:
         """Refuse ``copy`` if its holder's move of that ply was applied here as another (another chained hash:
@@ -161,6 +171,7 @@ class Participant:
         if applied is None or copy.by != applied.by or copy.hash == applied.hash or _key(copy) in self._refused:
             return
         rewrite = self.rewrites[copy.seq] = Rewrite(self.name, applied, copy)
+        self._rewritten.add(_key(copy))
         self._send_rewrite(rewrite)
         self.refuse(copy, f"{copy.by} rewrote move {copy.seq}: {applied.move} was applied here first")
         self.notes.append(f"{copy.by} rewrote move {copy.seq} ({applied.move}) as {copy.move}: refused, "

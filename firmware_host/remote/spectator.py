@@ -82,9 +82,9 @@ class Spectator:
         followed = self.participant.applied.get(seq)
         if followed is not None and followed.hash == later.hash:
             while len(self.state.history) >= seq:
-                self.participant.applied.pop(len(self.state.history), None)
                 self.state.pop()
             self.chain.cut(seq - 1)
+            self.participant.reconsider(seq)
         self.note = (f"{rewrite.reporter} reports that {first.by} rewrote move {seq} ({first.move}) as "
                      f"{later.move}: refused, {first.move} stands")
 

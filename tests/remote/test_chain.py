@@ -14,7 +14,7 @@ from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
 from firmware_host.remote.moves import Chain, published
-from firmware_host.remote.protocol import MoveMessage, move_topic
+from firmware_host.remote.protocol import MoveMessage, move_topic, rewrite_topic
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
@@ -84,7 +84,7 @@ def test_a_rewritten_move_is_refused_by_everyone_and_a_later_spectator_follows_t
     remote = host(broker, GAME_ID, "alice", game, seats, clock)
     alice, mock, clock = tables.open_board(game, tmp_path / "alice.sqlite3", seats=seats, clock=clock, remote=remote)
     person, bob = hands.Hands(alice, mock, clock), Rewriter(mosquitto.port)
-    early = late = None
+    early = late = latest = None
     try:
         run_until(person, lambda: remote.heard_header is not None, "header")
         early = join(broker, GAME_ID, "carol", wait=10)[0]
@@ -121,8 +121,21 @@ def test_a_rewritten_move_is_refused_by_everyone_and_a_later_spectator_follows_t
         status = late_spectator.view()["status"]  # alice reported it, and carol, whom no ACL keeps from writing
         assert re.search(f" - (alice|carol) reports that bob rewrote move 2 \\({honest}\\) as {rewritten}: refused, "
                          f"{honest} stands$", status), status
+
+        # Without ACLs bob can clear the reports: a spectator then follows his rewrite and refuses alice's move 3,
+        # until alice's board publishes its report again (at its next reconnection); then it goes back.
+        for reporter in ("alice", "carol"):
+            bob.client.publish(rewrite_topic(GAME_ID, reporter, 2), b"", qos=1, retain=True).wait_for_publish(5)
+        latest = join(broker, GAME_ID, "erin", wait=10)[0]
+        latest_spectator = Spectator(latest, game)
+        follow_until(latest_spectator, lambda: "refused alice's move 3" in latest_spectator.note, "a refusal")
+        assert [str(move) for move in latest_spectator.state.history] == [str(first), rewritten]
+        bob.client.publish(rewrite_topic(GAME_ID, "alice", 2), remote.rewrites[2].payload(), qos=1,
+                           retain=True).wait_for_publish(5)
+        follow_until(latest_spectator, lambda: len(latest_spectator.state.history) == 3, "the boards' game")
+        assert [str(move) for move in latest_spectator.state.history] == alice.journal.moves()
     finally:
-        for participant in (early, late):
+        for participant in (early, late, latest):
             if participant is not None:
                 participant.close()
         bob.close()
