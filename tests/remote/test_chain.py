@@ -5,37 +5,53 @@ from __future__ import annotations
 
 import json
 import queue
-import re
 import time
+from pathlib import Path
 
 import paho.mqtt.client as mqtt
+import pytest
 
 from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
 from firmware_host.remote.moves import Chain, published
-from firmware_host.remote.protocol import MoveMessage, move_topic, rewrite_topic
+from firmware_host.remote.participant import game_header
+from firmware_host.remote.protocol import MoveMessage, Rewrite, header_topic, move_topic, rewrite_topic
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
 
-GAME_ID = "rewritten"
+GAME_ID = "friday"  # the game of the documented ACL file
+DOCS = Path(__file__).parents[2] / "docs" / "mosquitto"
+USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"}
+SEATS = (HUMAN, Seat("remote", holder="bob"))
 
 
-class Rewriter:
-    """Bob's own program: publishes under his name whatever he likes, and hears the game."""
+@pytest.fixture
+def documented(tmp_path, make_mosquitto, broker_tools):
+    """A broker with the documented ACL file: each participant writes only under its own name."""
+    return make_mosquitto(password_file=broker_tools.passwords(tmp_path, USERS), acl_file=DOCS / "gameboard.acl")
 
-    def __init__(self, port: int) -> None:
+
+def login(port: int, user: str | None) -> Broker:
+    return Broker("127.0.0.1", port, username=user, password=USERS.get(user or ""))
+
+
+class Program:
+    """A participant's own program on the broker: publishes whatever it likes, where the broker lets it."""
+
+    def __init__(self, port: int, user: str | None) -> None:
         self.heard: queue.SimpleQueue[tuple[str, bytes]] = queue.SimpleQueue()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bobs-own-program")
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"{user}s-own-program")
+        if user is not None:
+            self.client.username_pw_set(user, USERS[user])
         self.client.on_message = lambda client, userdata, message: self.heard.put((message.topic, message.payload))
         self.client.connect("127.0.0.1", port)
         self.client.subscribe(f"gameboard/v2/{GAME_ID}/#", qos=1)
         self.client.loop_start()
 
-    def send(self, message: MoveMessage) -> None:
-        self.client.publish(move_topic(GAME_ID, "bob", message.seq), message.payload(), qos=1,
-                            retain=True).wait_for_publish(5)
+    def send(self, topic: str, payload: bytes) -> None:
+        self.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
 
     def payloads(self, topic_end: str) -> list[dict]:
         found = []
@@ -50,13 +66,12 @@ class Rewriter:
         self.client.loop_stop()
 
 
-def bobs_move(state, move: str) -> MoveMessage:
-    """Bob's move ``move`` after ``state``'s history, as his board would publish it."""
-    state.apply(move)
-    try:
-        return published(state, Chain(state), ("alice", "bob"))[len(state.history)]
-    finally:
-        state.pop()
+def messages(game, moves: list[str]) -> dict[int, MoveMessage]:
+    """Each ply of ``moves`` as alice (seat 0) and bob (seat 1) publish it."""
+    state = game.new_initial_state()
+    for move in moves:
+        state.apply(move)
+    return published(state, Chain(state), ("alice", "bob"))
 
 
 def run_until(hands, condition, what: str, timeout: float = 10.0) -> None:
@@ -76,74 +91,81 @@ def follow_until(spectator: Spectator, condition, what: str, timeout: float = 10
 
 
 def test_a_rewritten_move_is_refused_by_everyone_and_a_later_spectator_follows_the_boards(tables, hands, tmp_path,
-                                                                                          mosquitto):
+                                                                                          documented):
     game = game_class("hexover")()
-    broker = Broker("127.0.0.1", mosquitto.port)
-    seats = (HUMAN, Seat("remote", holder="bob"))
     clock = ManualClock()
-    remote = host(broker, GAME_ID, "alice", game, seats, clock)
-    alice, mock, clock = tables.open_board(game, tmp_path / "alice.sqlite3", seats=seats, clock=clock, remote=remote)
-    person, bob = hands.Hands(alice, mock, clock), Rewriter(mosquitto.port)
-    early = late = latest = None
+    remote = host(login(documented.port, "alice"), GAME_ID, "alice", game, SEATS, clock)
+    alice, mock, clock = tables.open_board(game, tmp_path / "alice.sqlite3", seats=SEATS, clock=clock, remote=remote)
+    person, bob = hands.Hands(alice, mock, clock), Program(documented.port, "bob")
+    watchers = []
     try:
         run_until(person, lambda: remote.heard_header is not None, "header")
-        early = join(broker, GAME_ID, "carol", wait=10)[0]
-        early_spectator = Spectator(early, game)
-        first = next(iter(alice.state.legal_moves))
-        person.play(alice.state, first)
+        watchers.append(join(login(documented.port, "carol"), GAME_ID, "carol", wait=10)[0])
+        early = Spectator(watchers[-1], game)
+        first = str(next(iter(alice.state.legal_moves)))
+        person.play(alice.state, alice.state.parse_move(first))
         honest, rewritten = [str(move) for move in list(alice.state.legal_moves)[:2]]
-        bob.send(bobs_move(_after(game, [first]), honest))
+        bob.send(move_topic(GAME_ID, "bob", 2), messages(game, [first, honest])[2].payload())
         run_until(person, lambda: alice.carry is not None, "bob's move to carry out")
         person.play(alice.state, alice.carry.move)
-        follow_until(early_spectator, lambda: len(early_spectator.state.history) == 2, "move 2 on the spectator")
+        follow_until(early, lambda: len(early.state.history) == 2, "move 2 on the spectator")
 
-        bob.send(bobs_move(_after(game, [first]), rewritten))  # the broker now holds only the rewrite
+        # bob's program publishes another move 2: the broker now holds only the rewrite
+        bob.send(move_topic(GAME_ID, "bob", 2), messages(game, [first, rewritten])[2].payload())
         run_until(person, lambda: "bob rewrote move 2" in alice.snapshot()["note"], "rewrite noted")
         assert alice.snapshot()["note"] == f"bob rewrote move 2 ({honest}) as {rewritten}: refused, {honest} stands"
         deadline = time.monotonic() + 10
         while not (refusals := bob.payloads("/by/alice/refused")):
             assert time.monotonic() < deadline, "alice's refusal was not published"
             time.sleep(0.01)
-        assert refusals[0]["move"] == rewritten
-        assert refusals[0]["reason"] == f"bob rewrote move 2: {honest} was applied here first"
-        follow_until(early_spectator, lambda: "rewrote move 2" in early_spectator.note, "rewrite on the spectator")
-        assert [str(move) for move in early_spectator.state.history] == [str(first), honest]
+        assert (refusals[0]["move"], refusals[0]["reason"]) == (rewritten, f"bob rewrote move 2: {honest} was "
+                                                                            "applied here first")
+        early.participant.hear()
+        assert any(note.startswith(f"bob rewrote move 2 ({honest}) as {rewritten}: refused")
+                   for note in early.participant.notes)
+        assert [str(move) for move in early.state.history] == [first, honest]
+        watchers[-1].close()
 
         third = next(iter(alice.state.legal_moves))
         person.play(alice.state, third)
-        late = join(broker, GAME_ID, "dave", wait=10)[0]
-        late_spectator = Spectator(late, game)
-        follow_until(late_spectator, lambda: len(late_spectator.state.history) == 3, "the whole game")
-        assert [str(move) for move in late_spectator.state.history] == alice.journal.moves() == \
-            [str(first), honest, str(third)]
+        bob.send(rewrite_topic(GAME_ID, "alice", 2), b"")  # the ACLs keep bob from clearing alice's report
+        watchers.append(join(login(documented.port, "carol"), GAME_ID, "carol", wait=10)[0])
+        late = Spectator(watchers[-1], game)
+        follow_until(late, lambda: len(late.state.history) == 3, "the whole game")
+        assert [str(move) for move in late.state.history] == alice.journal.moves() == [first, honest, str(third)]
+        assert late.view()["status"].endswith(f" - alice reports that bob rewrote move 2 ({honest}) as {rewritten}: "
+                                              f"refused, {honest} stands")
         # A board resuming from its journal takes the same copies as applied: bob's honest move 2 is no rewrite.
         assert published(alice.state, Chain(alice.state), ("alice", "bob")) == {**remote.outbox, **remote.applied}
-        status = late_spectator.view()["status"]  # alice reported it, and carol, whom no ACL keeps from writing
-        assert re.search(f" - (alice|carol) reports that bob rewrote move 2 \\({honest}\\) as {rewritten}: refused, "
-                         f"{honest} stands$", status), status
-
-        # Without ACLs bob can clear the reports: a spectator then follows his rewrite and refuses alice's move 3,
-        # until alice's board publishes its report again (at its next reconnection); then it goes back.
-        for reporter in ("alice", "carol"):
-            bob.client.publish(rewrite_topic(GAME_ID, reporter, 2), b"", qos=1, retain=True).wait_for_publish(5)
-        latest = join(broker, GAME_ID, "erin", wait=10)[0]
-        latest_spectator = Spectator(latest, game)
-        follow_until(latest_spectator, lambda: "refused alice's move 3" in latest_spectator.note, "a refusal")
-        assert [str(move) for move in latest_spectator.state.history] == [str(first), rewritten]
-        bob.client.publish(rewrite_topic(GAME_ID, "alice", 2), remote.rewrites[2].payload(), qos=1,
-                           retain=True).wait_for_publish(5)
-        follow_until(latest_spectator, lambda: len(latest_spectator.state.history) == 3, "the boards' game")
-        assert [str(move) for move in latest_spectator.state.history] == alice.journal.moves()
     finally:
-        for participant in (early, late, latest):
-            if participant is not None:
-                participant.close()
+        for watcher in watchers:
+            watcher.close()
         bob.close()
         alice.close()
 
 
-def _after(game, moves: list) -> object:
-    state = game.new_initial_state()
-    for move in moves:
-        state.apply(str(move))
-    return state
+def test_a_spectator_that_followed_a_rewrite_goes_back_to_the_boards_game_when_the_report_comes(mosquitto):
+    """Without ACLs bob can clear the reports: a spectator started then follows his rewrite and refuses alice's
+    move 3, until alice's board publishes its report again (at its next reconnection)."""
+    game = game_class("hexover")()
+    honest_game = messages(game, ["h8", "h9", "h10"])
+    rewrite = messages(game, ["h8", "h10"])[2]  # the issue's: the boards hold h8 h9 h10
+    anyone = Program(mosquitto.port, None)
+    watcher = None
+    try:
+        anyone.send(header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
+        for message in (honest_game[1], rewrite, honest_game[3]):
+            anyone.send(move_topic(GAME_ID, message.by, message.seq), message.payload())
+        watcher = join(login(mosquitto.port, None), GAME_ID, "dave", wait=10)[0]
+        spectator = Spectator(watcher, game)
+        follow_until(spectator, lambda: "refused alice's move 3" in spectator.note, "a refusal")
+        assert [str(move) for move in spectator.state.history] == ["h8", "h10"]
+        report = Rewrite("alice", honest_game[2], rewrite)
+        anyone.send(rewrite_topic(GAME_ID, "alice", 2), report.payload())
+        follow_until(spectator, lambda: len(spectator.state.history) == 3, "the boards' game")
+        assert [str(move) for move in spectator.state.history] == ["h8", "h9", "h10"]
+        assert spectator.note == "alice reports that bob rewrote move 2 (h9) as h10: refused, h9 stands"
+    finally:
+        if watcher is not None:
+            watcher.close()
+        anyone.close()
