@@ -41,10 +41,11 @@ def public_text(state: State) -> str:
     lines += [f"at {location} {content}" for location, content in state.contents().items() if content]
     lines.append(f"to-move {_mover(state.current_player)}")
     lines.extend(ENCODINGS[name](_Fields(position, name)))
-    for line in lines:
-        if "\n" in line or "  " in line or line != line.strip():
-            raise EngineError(f"{name}: the public line {line!r} is not one line of single-spaced words")
-    return "".join(f"{line}\n" for line in [f"gameboard-position {VERSION} {name}", *sorted(set(lines))])
+    body = sorted(set(lines))
+    text = "\n".join([f"gameboard-position {VERSION} {name}", *body, ""])
+    if text.count("\n") != len(body) + 1 or "  " in text or " \n" in text or "\n " in text:
+        raise EngineError(f"{name}: a public line is not one line of single-spaced words: {body}")
+    return text
 
 
 def _mover(player: int) -> str:
