@@ -23,7 +23,7 @@ from engine.hidden import PUBLIC, seen_by
 
 #: The remote protocol's version this encoding belongs to (firmware_host.remote.protocol.VERSION).
 VERSION = 2
-#: A value not known to everyone (a Pawns Crossing token's, until it is declared).
+#: A value not known to everyone (a Pawns Crossing token's, while the token is on the board).
 HIDDEN = "?"
 NONE = "-"
 
