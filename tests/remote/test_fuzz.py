@@ -14,6 +14,7 @@ from collections.abc import Callable
 import paho.mqtt.client as mqtt
 import pytest
 
+from engine.errors import GameboardError
 from engine.registry import game_class
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
@@ -181,3 +182,51 @@ def test_a_payload_python_cannot_read_is_garbled_on_the_links_thread(mosquitto):
             "its topic is not UTF-8"]
     finally:
         link.close()
+
+
+# -- refusals as docs/remote.md says them -----------------------------------------------------------
+
+def test_a_move_for_this_boards_own_turn_is_refused_in_public_and_junk_is_noted(tables, hands, tmp_path, mosquitto,
+                                                                               peer):
+    game = game_class("hexover")()
+    move, reached = first_move(game)
+    seats = (HUMAN, Seat("remote", holder="bob"))
+    clock = ManualClock()
+    remote = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "alice", game, seats, clock)
+    alice, mock, clock = tables.open_board(game, tmp_path / "alice.sqlite3", seats=seats, clock=clock, remote=remote)
+    try:
+        run_until(alice, clock, lambda: alice.remote.connected)
+        peer.send(MoveMessage(1, move, "bob", reached))  # bob, at alice's turn
+        peer.send(MoveMessage(1, move, "alice", reached))  # alice's name, for a move her board has not made
+        deadline = time.monotonic() + 10
+        while len(peer.refusals()) < 2:
+            assert time.monotonic() < deadline, alice.snapshot()["note"]
+            clock.advance(0.01)
+            alice.step()
+            time.sleep(0.002)
+        assert [refusal["reason"] for refusal in peer.refusals()] == [
+            "bob does not hold the seat to move (alice does)",
+            "move 1 is for this board (alice) to make, and it has not made it"]
+        assert alice.journal.moves() == [] and alice.carry is None
+        peer.publish(f"{PREFIX}/by/bob/move/1", b'{"v": 2, "seq": 1}')  # junk: noted, not refused
+        run_until(alice, clock, lambda: "was ignored" in alice.snapshot()["note"])
+        assert alice.snapshot()["note"] == (f'a message on {PREFIX}/by/bob/move/1 was ignored: move 1 from bob: '
+                                            '"move" is missing or of the wrong kind')
+        person = hands.Hands(alice, mock, clock)
+        person.play(alice.state, alice.state.parse_move(move))  # her own move goes on as ever
+        assert alice.journal.moves() == [move] and len(peer.refusals()) == 2
+    finally:
+        alice.close()
+
+
+@pytest.mark.parametrize(("header", "expected"), [
+    ({"game": "hexover", "options": {}, "seats": ["alice"]}, "its header gives 1 seats for Hexover's 2 players"),
+    ({"game": "hexover", "options": {"size": [1]}, "seats": ["alice", "bob"]}, "hexover: unknown option"),
+    ({"game": "chess", "options": {}, "seats": ["alice", "bob"]}, "unknown game 'chess'"),
+])
+def test_joining_a_header_that_cannot_be_this_game_says_why(mosquitto, peer, header: dict, expected: str):
+    payload = json.dumps({"v": 2, "host": "alice", "setup": "x", **header}).encode()
+    peer.publish(f"{PREFIX}/header", payload, retain=True)
+    with pytest.raises(GameboardError, match=f"the game {GAME_ID} on mqtt://127.0.0.1:{mosquitto.port} cannot be "
+                                             f"played here: .*{expected}"):
+        join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
