@@ -6,21 +6,30 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.errors import GameboardError
+from engine.hidden import PUBLIC, deal_unseen, seen_by
 from engine.registry import game_class
-from firmware_host.daemon import Daemon
-from firmware_host.journal import Journal
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker, Garbled, Link
-from firmware_host.remote.protocol import MoveMessage, move_topic, position_hash
+from firmware_host.remote.moves import learnt, replay
+from firmware_host.remote.protocol import (
+    MAX_SEQ,
+    MoveMessage,
+    ProtocolError,
+    move_topic,
+    parse_message,
+    position_hash,
+)
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
@@ -29,41 +38,16 @@ GAME_ID = "g1"
 PREFIX = f"gameboard/v2/{GAME_ID}"
 
 
-class Peer:
-    """A client on the broker that publishes whatever a test makes up, and hears what the game's
-    participants publish."""
-
-    def __init__(self, port: int) -> None:
-        self.heard: queue.SimpleQueue[tuple[str, bytes]] = queue.SimpleQueue()
-        self.log: list[tuple[str, bytes]] = []
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="peer")
-        self.client.on_message = lambda client, userdata, message: self.heard.put((message.topic, message.payload))
-        self.client.connect("127.0.0.1", port)
-        self.client.subscribe(f"{PREFIX}/#", qos=1)
-        self.client.loop_start()
-
-    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
-        self.client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
-
-    def send(self, message: MoveMessage, retain: bool = False) -> None:
-        self.publish(move_topic(GAME_ID, message.by, message.seq), message.payload(), retain)
-
-    def refusals(self) -> list[dict]:
-        """The refusals heard so far."""
-        while not self.heard.empty():
-            self.log.append(self.heard.get())
-        return [json.loads(payload) for topic, payload in self.log if topic.endswith("/refused")]
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
-
-
 @pytest.fixture
-def peer(mosquitto):
-    peer = Peer(mosquitto.port)
+def peer(mosquitto, hostile):
+    """A client publishing what a test makes up to the game g1 (tests/remote/hostile.py)."""
+    peer = hostile.Peer(mosquitto.port, GAME_ID)
     yield peer
     peer.close()
+
+
+def send(peer, message: MoveMessage, retain: bool = False) -> None:
+    peer.publish(move_topic(GAME_ID, message.by, message.seq), message.payload(), retain)
 
 
 def bobs_board(tables, tmp_path, port: int, game, journal: str = "bob.sqlite3"):
@@ -96,7 +80,7 @@ def test_a_reveal_in_a_game_that_hides_nothing_is_refused_and_play_goes_on_after
                                                                                            mosquitto, peer):
     game = game_class("hexover")()
     move, reached = first_move(game)
-    peer.send(MoveMessage(1, move, "alice", reached, {"t1": 3}), retain=True)  # retained: heard at every start
+    send(peer, MoveMessage(1, move, "alice", reached, {"t1": 3}), retain=True)  # retained: heard at every start
     for start in range(3):
         bob, mock, clock = bobs_board(tables, tmp_path, mosquitto.port, game)
         try:
@@ -104,7 +88,7 @@ def test_a_reveal_in_a_game_that_hides_nothing_is_refused_and_play_goes_on_after
             assert bob.carry is None and bob.journal.moves() == [] and bob.journal.setup() == \
                 game.new_initial_state().to_json()
             if start == 2:
-                peer.send(MoveMessage(1, move, "alice", reached))  # alice's real move still comes through
+                send(peer, MoveMessage(1, move, "alice", reached))  # alice's real move still comes through
                 run_until(bob, clock, lambda: bob.carry is not None)
                 assert str(bob.carry.move) == move
         finally:
@@ -127,14 +111,14 @@ def test_a_spectator_refuses_a_reveal_in_a_game_that_hides_nothing_and_follows_o
         watcher, watched, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
         spectator = Spectator(watcher, watched)
         try:
-            peer.send(MoveMessage(1, move, "alice", reached, {"t1": 3}))
+            send(peer, MoveMessage(1, move, "alice", reached, {"t1": 3}))
             deadline = time.monotonic() + 10
             while "this game hides no values" not in spectator.note:
                 assert time.monotonic() < deadline, spectator.note
                 spectator.follow()
                 time.sleep(0.01)
             assert spectator.state.history == []
-            peer.send(MoveMessage(1, move, "alice", reached))
+            send(peer, MoveMessage(1, move, "alice", reached))
             while not spectator.state.history:
                 assert time.monotonic() < deadline, spectator.note
                 spectator.follow()
@@ -159,7 +143,7 @@ def test_a_move_topic_with_a_number_python_cannot_read_leaves_the_link_up(tables
         peer.publish(f"{PREFIX}/by/alice/move/{seq}", MoveMessage(1, move, "alice", reached).payload())
         run_until(bob, clock, lambda: "was ignored" in bob.snapshot()["note"])
         assert "is not one of the protocol's" in bob.snapshot()["note"]
-        peer.send(MoveMessage(1, move, "alice", reached))
+        send(peer, MoveMessage(1, move, "alice", reached))
         run_until(bob, clock, lambda: bob.carry is not None)  # the link still hears
         assert str(bob.carry.move) == move and bob.remote.connected
     finally:
@@ -196,8 +180,8 @@ def test_a_move_for_this_boards_own_turn_is_refused_in_public_and_junk_is_noted(
     alice, mock, clock = tables.open_board(game, tmp_path / "alice.sqlite3", seats=seats, clock=clock, remote=remote)
     try:
         run_until(alice, clock, lambda: alice.remote.connected)
-        peer.send(MoveMessage(1, move, "bob", reached))  # bob, at alice's turn
-        peer.send(MoveMessage(1, move, "alice", reached))  # alice's name, for a move her board has not made
+        send(peer, MoveMessage(1, move, "bob", reached))  # bob, at alice's turn
+        send(peer, MoveMessage(1, move, "alice", reached))  # alice's name, for a move her board has not made
         deadline = time.monotonic() + 10
         while len(peer.refusals()) < 2:
             assert time.monotonic() < deadline, alice.snapshot()["note"]
@@ -230,3 +214,85 @@ def test_joining_a_header_that_cannot_be_this_game_says_why(mosquitto, peer, hea
     with pytest.raises(GameboardError, match=f"the game {GAME_ID} on mqtt://127.0.0.1:{mosquitto.port} cannot be "
                                              f"played here: .*{expected}"):
         join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
+
+
+# -- property-based: anything a peer sends, to a board, a joined simulator and a spectator ----------
+
+#: Fixed and small: the same few seconds on every run (bench/remote_fuzz.py runs thousands at random).
+FUZZ = settings(max_examples=15, derandomize=True, database=None, deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
+
+
+def test_whatever_a_peer_sends_the_board_the_simulator_and_the_spectator_go_on(tables, hands, hostile, tmp_path,
+                                                                              mosquitto, caplog):
+    table = hostile.Table(tables, hands, tmp_path, mosquitto.port)
+    try:
+        played = []
+        for _ in range(2):  # alice's turn (her board's own, a remote one for bob), then bob's
+            ply = table.ply()
+
+            @FUZZ
+            @given(st.lists(hostile.messages(ply), min_size=1, max_size=4))
+            def attack(sent: list[tuple[str, bytes]]) -> None:
+                table.deliver(sent)
+                assert table.unchanged() == []
+
+            attack()
+            played.append(table.play())  # and play goes on
+        assert table.alice.journal.moves() == table.bob.journal.moves() == played
+        assert [str(move) for move in table.spectator.state.history] == played
+        assert table.peer.refusals(), "nothing was refused in public"
+        assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []
+    finally:
+        table.close()
+
+
+def test_parse_message_returns_a_message_of_the_protocols_or_raises_protocol_error(hostile):
+    """The door itself, without a broker: many more topics and payloads than the boards above hear."""
+    ply = hostile.Ply(3, "alice", "p1", "0123456789abcdef", ("p2", "p3"),
+                      {"v": 2, "game": "squareoff", "options": {}, "seats": ["alice", "bob"], "host": "alice",
+                       "setup": "x"})
+
+    @settings(FUZZ, max_examples=80)
+    @given(hostile.messages(ply) | st.tuples(st.text(max_size=80).map(lambda rest: f"{hostile.BASE}/{rest}"),
+                                             st.binary(max_size=100)))
+    def parse(message: tuple[str, bytes]) -> None:
+        try:
+            parsed = parse_message(hostile.GAME_ID, *message)
+        except ProtocolError:
+            return
+        if isinstance(parsed, MoveMessage):  # every field of its type and range
+            assert 1 <= parsed.seq <= MAX_SEQ and isinstance(parsed.move, str) and isinstance(parsed.hash, str)
+            assert all(isinstance(token, str) and type(value) is int for token, value in parsed.reveal.items())
+            assert parsed != MoveMessage(ply.seq, ply.move, ply.holder, ply.hash)  # none of them is the real move
+
+    parse()
+
+
+def test_what_a_pawns_crossing_move_reveals_is_learnt_or_refused_with_a_value_error():
+    """Any reveal of the protocol's shape (token names, whole numbers) against a dealt game: learnt into a
+    setup that still replays, or a ValueError, the reason the boards refuse it with."""
+    game = game_class("pawns-crossing")()
+    start = game.new_initial_state()
+    setup = game.state_from_position(deal_unseen(start, seen_by(start, PUBLIC), random.Random(5))).to_json()
+    state = replay(setup, [])
+    tokens = sorted(start.values)
+    outcomes = Counter()
+
+    @settings(FUZZ, max_examples=60)
+    @given(st.dictionaries(st.sampled_from(tokens) | st.from_regex(r"[a-z-]{1,8}", fullmatch=True),
+                           st.integers(-3, 12) | st.integers(), max_size=4),
+           st.sets(st.sampled_from(tokens), max_size=6))
+    def reveal(values: dict[str, int], fixed: set[str]) -> None:
+        try:
+            learnt_setup = learnt(setup, values, state, [0] if fixed else [])
+        except ValueError:
+            outcomes["refused"] += 1
+            return
+        outcomes["learnt"] += 1
+        learnt_state = replay(learnt_setup, [])
+        assert all(learnt_state.values[token] == value for token, value in values.items())
+        assert sorted(learnt_state.values.values()) == sorted(state.values.values())  # the same values, swapped
+
+    reveal()
+    assert outcomes["learnt"] and outcomes["refused"], outcomes

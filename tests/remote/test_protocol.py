@@ -34,6 +34,8 @@ def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
     refusal = Refusal("bob", 3, "p1", "not legal")
     assert parse_message("friday", "gameboard/v2/friday/by/bob/refused", refusal.payload()) == refusal
     assert parse_message("friday", "gameboard/v2/friday/by/alice/move/12", b"") is None  # a retained move cleared
+    later = json.dumps({**json.loads(message.payload()), "prev": "abc", "note": {"x": [1]}}).encode()
+    assert parse_message("friday", move_topic("friday", "alice", 12), later) == message  # fields it does not know
 
 
 @pytest.mark.parametrize(("topic", "payload", "expected"), [
