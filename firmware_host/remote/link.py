@@ -197,7 +197,7 @@ class Link:
         except ProtocolError as exc:
             self._events.put(Garbled(short_topic(topic), str(exc)))
             return
-        except Exception as exc:  # noqa: BLE001 - paho's thread: see above
+        except Exception as exc:  # paho's thread: see above
             logger.exception("a message on %s could not be read", short_topic(topic))
             self._events.put(Garbled(short_topic(topic), f"this board could not read it ({exc!r}): a bug, logged"))
             return

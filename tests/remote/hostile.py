@@ -87,7 +87,7 @@ def topics(ply: Ply) -> st.SearchStrategy[str]:
     """Topics of the game's, with a sender, a ply and levels of every kind (never the header)."""
     seqs = st.one_of(st.just(str(ply.seq)), st.integers(-3, 2_000_000).map(str),
                      st.text("0123456789" + ODD_DIGITS, min_size=1, max_size=8),
-                     st.sampled_from(["1" * 4400, f"0{ply.seq}", f" {ply.seq}", f"+{ply.seq}", "1e3", ""]))
+                     st.sampled_from(["1" * 4400, f"0{ply.seq}", f" {ply.seq}", f"{ply.seq}.0", "-1", "1e3", ""]))
     kinds = st.sampled_from(["presence", "refused", "move", "dice/1", "seal/1", f"move/{ply.seq}/x", ""])
     return st.one_of(
         st.builds(lambda by, seq: f"{BASE}/by/{by}/move/{seq}", NAMES, seqs),
@@ -294,13 +294,21 @@ class Table:
             time.sleep(0.001)
 
     def deliver(self, sent: list[tuple[str, bytes]]) -> None:
-        """Publish ``sent``, then a presence of a name of its own, and step the three until each has heard it:
-        each has read what came before it (one publisher's messages arrive in order)."""
+        """Publish ``sent`` and step the three participants until each has read it."""
+        self.read(self.send(sent))
+
+    def send(self, sent: list[tuple[str, bytes]]) -> str:
+        """Publish ``sent``, then a presence of a name of its own, the marker returned: a participant that has
+        heard the marker has read what came before it (one publisher's messages arrive in order)."""
         for topic, payload in sent:
             self.peer.publish(topic, payload, wait=False)
         self.markers += 1
         marker = f"zz-marker-{self.markers}"
         self.peer.publish(f"{BASE}/by/{marker}/presence", b"offline")
+        return marker
+
+    def read(self, marker: str) -> None:
+        """Step the three until each has heard ``marker``."""
         self._wait(lambda: all(marker in participant.online for participant in self.participants), "marker")
 
     # -- real moves --------------------------------------------------------------------------

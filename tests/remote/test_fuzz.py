@@ -296,3 +296,24 @@ def test_what_a_pawns_crossing_move_reveals_is_learnt_or_refused_with_a_value_er
 
     reveal()
     assert outcomes["learnt"] and outcomes["refused"], outcomes
+
+
+def test_a_bug_of_ours_in_reading_a_message_is_logged_and_shown_and_the_link_stays_up(mosquitto, monkeypatch, caplog):
+    """The last guard of paho's thread, where an exception would end the link without a word."""
+    from firmware_host.remote import link as link_module
+
+    def broken(game: str, topic: str, payload: bytes):
+        raise KeyError("a bug")
+
+    link = Link(Broker("127.0.0.1", mosquitto.port), GAME_ID, "bob")
+    try:
+        monkeypatch.setattr(link_module, "parse_message", broken)
+        message = mqtt.MQTTMessage(topic=f"{PREFIX}/by/alice/move/1".encode())
+        link._on_message(link._client, None, message)
+        [event] = [event for event in link.events() if isinstance(event, Garbled)]
+        assert event == Garbled(f"{PREFIX}/by/alice/move/1", "this board could not read it (KeyError('a bug')): a bug, "
+                                                              "logged")
+        assert [record.getMessage() for record in caplog.records if record.name == link_module.__name__] == [
+            f"a message on {PREFIX}/by/alice/move/1 could not be read"]
+    finally:
+        link.close()
