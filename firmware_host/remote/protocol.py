@@ -42,6 +42,11 @@ MAX_SEQ = 1_000_000
 SEQ = re.compile(r"[1-9][0-9]{0,6}")
 #: The longest move text read (the longest of the engine's notations is under 30 characters).
 MAX_MOVE_TEXT = 256
+#: The longest hash read (a position hash is 16 hex digits).
+MAX_HASH = 128
+#: The longest reason a refusal may give, shown in the status (this board's stay under 3,000 characters, a
+#: move text of 256 quoted with escapes).
+MAX_REASON = 4096
 #: How deep a payload's JSON may nest (a header's options nest two deep).
 MAX_DEPTH = 100
 #: How much of a topic a message about it quotes (a topic may be 64 KiB).
@@ -143,6 +148,13 @@ def _move_text(data: dict[str, Any], what: str) -> str:
     return move
 
 
+def _hash(data: dict[str, Any], what: str) -> str:
+    digest = _field(data, "hash", str, what)
+    if len(digest) > MAX_HASH:
+        raise ProtocolError(f'{what}: "hash" has {len(digest)} characters, more than {MAX_HASH}')
+    return digest
+
+
 def _reveal(data: dict[str, Any], what: str) -> dict[str, int]:
     reveal = data.get("reveal", {})
     if not isinstance(reveal, dict) or not all(NAME.fullmatch(token) and type(value) is int
@@ -214,7 +226,7 @@ class MoveMessage:
         data = _object(payload, what)
         if _seq(data, what) != seq:
             raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
-        return cls(seq, _move_text(data, what), by, _field(data, "hash", str, what), _reveal(data, what))
+        return cls(seq, _move_text(data, what), by, _hash(data, what), _reveal(data, what))
 
 
 @dataclass(frozen=True)
@@ -233,7 +245,10 @@ class Refusal:
     def parse(cls, by: str, payload: bytes) -> Refusal:
         what = f"a refusal from {by}"
         data = _object(payload, what)
-        return cls(by, _seq(data, what), _move_text(data, what), _field(data, "reason", str, what))
+        reason = _field(data, "reason", str, what)
+        if len(reason) > MAX_REASON:
+            raise ProtocolError(f'{what}: "reason" has {len(reason)} characters, more than {MAX_REASON}')
+        return cls(by, _seq(data, what), _move_text(data, what), reason)
 
 
 @dataclass(frozen=True)
