@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import GameboardError
+from engine.games.pawns_crossing import Declare
 from engine.hidden import PUBLIC, deal_unseen, seen_by
 from engine.registry import game_class
 from firmware_host.remote.join import host, join
@@ -126,6 +127,31 @@ def test_a_spectator_refuses_a_reveal_in_a_game_that_hides_nothing_and_follows_o
             assert [str(played) for played in spectator.state.history] == [move]
         finally:
             watcher.close()
+    finally:
+        bob.close()
+
+
+def test_a_refused_declaration_leaves_the_journal_as_it_was(tables, hands, tmp_path, mosquitto, peer):
+    """What a move reveals is learnt into a copy and checked there: a refusal writes nothing."""
+    game = game_class("pawns-crossing")()
+    state, rng = game.new_initial_state(), random.Random(1)
+    while not (state.current_player == 0 and any(isinstance(move, Declare) for move in state.legal_moves)):
+        state.push(hands.pick(state, rng))
+    declare = next(move for move in state.legal_moves if isinstance(move, Declare))
+    truth = state.values[declare.token]
+    bobs = next(guess for seed in range(100)  # bob's guess of alice's token is wrong: the reveal changes it
+                if (guess := game.state_from_position(deal_unseen(state, seen_by(state, 1), random.Random(seed))))
+                .values[declare.token] != truth)
+    seats = (Seat("remote", holder="alice"), HUMAN)
+    clock = ManualClock()
+    remote = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "bob", game, seats, clock)
+    bob, _, clock = tables.open_board(bobs, tmp_path / "bob.sqlite3", seats=seats, clock=clock, remote=remote)
+    try:
+        setup = bob.journal.setup()
+        send(peer, MoveMessage(1, str(declare), "alice", "0" * 16, {declare.token: truth}))  # a hash that is wrong
+        run_until(bob, clock, lambda: "refused alice's move 1" in bob.snapshot()["note"])
+        assert "the boards' games differ" in bob.snapshot()["note"]
+        assert bob.journal.setup() == setup and bob.state.values[declare.token] != truth
     finally:
         bob.close()
 
