@@ -305,17 +305,19 @@ class Daemon:
     def _opening_state(self, state_or_game: State | Game) -> State:
         """An explicit position starts a new game; a game resumes the journal's unfinished one of the same kind."""
         remote = self.remote.link.game if self.remote is not None else None
+        header = self.remote.header.payload().decode() if self.remote is not None else None
         if isinstance(state_or_game, State):
-            self.journal.start(state_or_game, remote)
+            self.journal.start(state_or_game, remote, header)
             return state_or_game
         resumed = self.journal.resume()
         if resumed is not None and resumed.game.name == state_or_game.name \
-                and resumed.game.options == state_or_game.options and self.journal.remote == remote:
+                and resumed.game.options == state_or_game.options and self.journal.remote == remote \
+                and (self.remote is None or self.remote.plays(self.journal.remote_header)):
             return resumed
         state = state_or_game.new_initial_state()
         if remote is not None:  # the values this board's seats hide, dealt here and known only here
             state = state.game.state_from_position(deal_unseen(state, seen_by(state, PUBLIC), random.SystemRandom()))
-        self.journal.start(state, remote)
+        self.journal.start(state, remote, header)
         return state
 
     def _roll(self, now: float) -> None:

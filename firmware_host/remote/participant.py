@@ -5,6 +5,8 @@ elsewhere is to move, checks it against its own game, and carries it out like th
 computer's (``firmware_host.decided``), or ``refuse``s it, which is reported to all.
 What it publishes is kept (``outbox``) and published again at every reconnect:
 duplicates change nothing, and a broker that lost its retained moves gets them back.
+The host checks the broker's header at every (re)connection and writes its own again
+when the broker has none, so that a late participant can always start.
 Nothing here writes the game: the daemon does, through its journal.
 """
 
@@ -18,10 +20,12 @@ from firmware_host.remote.protocol import (
     Header,
     MoveMessage,
     Presence,
+    ProtocolError,
     Refusal,
     header_topic,
     move_topic,
     position_hash,
+    presence_topic,
     refused_topic,
 )
 from firmware_host.seats import Seat
@@ -49,7 +53,8 @@ class Participant:
         self.header = header
         self.clock = clock
         self.hosting = header.host == self.name
-        #: The header the broker holds, once heard.
+        #: The header the broker holds, heard since the link last connected (a broker that went away may come
+        #: back without it: the host writes it again then).
         self.heard_header: Header | None = None
         #: Every distinct move heard, by sequence number, in the order heard.
         self._moves: dict[int, list[MoveMessage]] = {}
@@ -103,12 +108,26 @@ class Participant:
                             f"{'; '.join(differences)}; play it under another game id" if differences else "")
         elif isinstance(event, Presence):
             self.online[event.by] = event.online
+            if event.by == self.name and not event.online and self.connected:
+                # the last will of a connection of this participant's that the broker saw die only now (a new
+                # client id at every start: a page restarted before the broker noticed the old one had gone)
+                self.link.publish(presence_topic(self.link.game, self.name), b"online", retain=True)
         elif isinstance(event, Refusal) and event.seq in self.outbox:
             self.notes.append(f"{event.by} refused move {event.seq} ({event.move}): {event.reason}")
         elif isinstance(event, Garbled):
             self.notes.append(f"a message on {event.topic} was ignored: {event.problem}")
         elif isinstance(event, Disconnected):
-            self._connected_at = None
+            self._connected_at = self.heard_header = None
+
+    def plays(self, kept: str | None) -> bool:
+        """Whether a game a journal kept with the header ``kept`` is this participant's game (a game begun by a
+        release that kept no header is taken to be)."""
+        if kept is None:
+            return True
+        try:
+            return not self.header.differences(Header.parse(kept.encode()))
+        except ProtocolError:  # kept under another version of the protocol
+            return False
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""

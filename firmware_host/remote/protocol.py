@@ -26,9 +26,10 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import State
+from engine.core import EngineError, State
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, seen_by
+from engine.registry import game_class
 
 VERSION = 2
 PREFIX = f"gameboard/v{VERSION}"
@@ -198,9 +199,20 @@ class Header:
                    check_name(_field(data, "host", str, what), "the host"), _field(data, "setup", str, what))
 
     def differences(self, other: Header) -> list[str]:
-        """How ``other`` differs, in words ("options {...} against {...}")."""
-        return [f"{name} {getattr(other, name)!r} against {getattr(self, name)!r}"
-                for name in ("game", "options", "seats", "setup") if getattr(self, name) != getattr(other, name)]
+        """How ``other`` differs in what makes the game, in words ("options {...} against {...}"): options are
+        compared as the game resolves them, so a header leaving out an option at its default is the same game."""
+        compared = {name: (getattr(self, name), getattr(other, name)) for name in ("game", "options", "seats", "setup")}
+        compared["options"] = (resolved_options(self.game, self.options), resolved_options(other.game, other.options))
+        return [f"{name} {theirs!r} against {mine!r}" for name, (mine, theirs) in compared.items() if mine != theirs]
+
+
+def resolved_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as the game ``game`` resolves them, its defaults filled in; as written if it cannot (an
+    unknown game or option: the difference then shows what was written)."""
+    try:
+        return dict(game_class(game)(**options).options)
+    except (EngineError, ModuleNotFoundError):
+        return options
 
 
 @dataclass(frozen=True)
