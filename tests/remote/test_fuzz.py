@@ -106,9 +106,9 @@ def test_a_spectator_refuses_a_reveal_in_a_game_that_hides_nothing_and_follows_o
                                                                                   peer):
     game = game_class("hexover")()
     move, reached = first_move(game)
-    bob, _, clock = bobs_board(tables, tmp_path, mosquitto.port, game)  # the host, whose header carol reads
+    bob, _, clock = bobs_board(tables, tmp_path, mosquitto.port, game)  # its header is the game alice hosts
     try:
-        peer.publish(f"{PREFIX}/header", bob.remote.header.payload(), retain=True)
+        peer.publish(f"{PREFIX}/header", bob.remote.header.payload(), retain=True)  # as alice's board would
         watcher, watched, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
         spectator = Spectator(watcher, watched)
         try:
