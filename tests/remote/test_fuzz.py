@@ -343,3 +343,22 @@ def test_a_bug_of_ours_in_reading_a_message_is_logged_and_shown_and_the_link_sta
             f"a message on {PREFIX}/by/alice/move/1 could not be read"]
     finally:
         link.close()
+
+
+def test_a_move_sent_after_the_games_end_is_refused_in_public(tables, tmp_path, mosquitto, peer):
+    game, rng = game_class("hexover")(), random.Random(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.push(state.random_move(rng))
+    seats = (Seat("remote", holder="alice"), HUMAN)
+    clock = ManualClock()
+    remote = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "bob", game, seats, clock)
+    bob, _, clock = tables.open_board(state, tmp_path / "bob.sqlite3", seats=seats, clock=clock, remote=remote)
+    try:
+        run_until(bob, clock, lambda: bob.remote.connected)
+        seq = len(bob.state.history) + 1
+        send(peer, MoveMessage(seq, "h1", "alice", "0" * 16))
+        run_until(bob, clock, lambda: "refused" in bob.snapshot()["note"])
+        assert bob.snapshot()["note"] == f"refused alice's move {seq} (h1): the game is over"
+    finally:
+        bob.close()
