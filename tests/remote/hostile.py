@@ -29,7 +29,8 @@ from engine.core import State
 from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
-from firmware_host.remote.protocol import PREFIX, position_hash
+from firmware_host.remote.moves import Chain
+from firmware_host.remote.protocol import PREFIX
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.sim import SimSession
@@ -77,7 +78,7 @@ class Ply:
         move = rng.choice(moves)
         state.apply(move)
         try:
-            reached = position_hash(state)
+            reached = Chain(state).head
         finally:
             state.pop()
         return cls(len(state.history) + 1, holder, move, reached, tuple(m for m in moves if m != move), header)

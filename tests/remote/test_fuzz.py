@@ -22,14 +22,13 @@ from engine.hidden import PUBLIC, deal_unseen, seen_by
 from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker, Garbled, Link
-from firmware_host.remote.moves import learnt, replay
+from firmware_host.remote.moves import Chain, learnt, replay
 from firmware_host.remote.protocol import (
     MAX_SEQ,
     MoveMessage,
     ProtocolError,
     move_topic,
     parse_message,
-    position_hash,
 )
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
@@ -72,7 +71,7 @@ def first_move(game) -> tuple[str, str]:
     state = game.new_initial_state()
     move = next(iter(state.legal_moves))
     state.push(move)
-    return str(move), position_hash(state)
+    return str(move), Chain(state).head
 
 
 # -- issue 33, item 1: a "reveal" in a game that hides nothing -------------------------------------
