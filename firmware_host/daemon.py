@@ -540,7 +540,7 @@ class Daemon:
     def _hear_remote(self, now: float) -> None:
         """Take what the broker sent: the remote seat's move awaited is shown to carry out (or applied, a roll)."""
         remote = self.remote
-        heard = remote.hear()
+        heard = remote.hear(len(self._history_text) + 1)
         if remote.problem:
             self.faults["remote"] = remote.problem
         elif self.faults.pop("remote", None) is not None:

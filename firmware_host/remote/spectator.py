@@ -42,7 +42,7 @@ class Spectator:
 
     def follow(self) -> bool:
         """Apply every move heard that is next in order and passes the checks; whether any was."""
-        self.participant.hear()
+        self.participant.hear(len(self.state.history) + 1)
         applied = False
         while not self.state.is_terminal():
             seq, player = len(self.state.history) + 1, mover(self.state)
