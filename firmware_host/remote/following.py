@@ -2,15 +2,18 @@
 
 A participant subscribes to exact topics, never to the whole game (``#``): subscribing to a
 topic delivers the message retained there, so the subscriptions are the fetch.  It follows
-the header; the presence and refusals of each seat's holder; and each holder's messages of
-each ply in a window from the next ply it lacks, moved on as plies are applied.  Whatever
-else is retained under the game (junk, a holder's plies far ahead, names holding no seat) is
-never sent to it, and the broker never has more to send it at once than one message a topic
-followed: a few hundred, within any broker's queue for a client (Mosquitto's
-``max_queued_messages``, 1,000 by default; docs/mosquitto/gameboard.conf).
+the header; its own presence (what the others see of it); the presence and refusals of each
+other seat's holder; and each other holder's messages of each ply in a window from the next
+ply it lacks, moved on as plies are applied.  Whatever else is retained under the game (junk,
+a holder's plies far ahead, names holding no seat) is never sent to it, and the broker never
+has more to send it at once than one message a topic followed: a few hundred, well within
+its queue for a client (Mosquitto's ``max_queued_messages``, 1,000 by default;
+docs/mosquitto/gameboard.conf).
 
 A new kind of message plugs in here: a holder's topic for the whole game goes in
 ``HOLDER_TOPICS``, a holder's topic of each ply (a roll's commitment) in ``PLY_TOPICS``.
+Whoever keeps what they bring keeps it for the plies of the window only (``window``), as the
+participant keeps moves.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ WINDOW = 64
 #: The window moves on by whole steps, so a game played live changes the subscriptions every STEP plies.
 STEP = 16
 
-#: Each holder's topics followed for the whole game: ``topic(game, holder)``.
+#: This participant's own topics followed: ``topic(game, name)``.
+OWN_TOPICS: tuple[Callable[[str, str], str], ...] = (presence_topic,)
+#: Each other holder's topics followed for the whole game: ``topic(game, holder)``.
 HOLDER_TOPICS: tuple[Callable[[str, str], str], ...] = (presence_topic, refused_topic)
-#: Each holder's topics followed for each ply of the window: ``topic(game, holder, ply)``.
+#: Each other holder's topics followed for each ply of the window: ``topic(game, holder, ply)``.
 PLY_TOPICS: tuple[Callable[[str, str, int], str], ...] = (move_topic,)
 
 
@@ -36,9 +41,10 @@ def window(next_ply: int) -> range:
     return range(start, start + WINDOW)
 
 
-def holder_topics(game: str, holders: Iterable[str]) -> list[str]:
-    """The header and each holder's topics for the whole game."""
-    return [header_topic(game), *(topic(game, holder) for holder in holders for topic in HOLDER_TOPICS)]
+def game_topics(game: str, name: str, holders: Iterable[str]) -> list[str]:
+    """The topics ``name`` follows for the whole game: the header, its own, and each of ``holders``'."""
+    return [header_topic(game), *(topic(game, name) for topic in OWN_TOPICS),
+            *(topic(game, holder) for holder in holders for topic in HOLDER_TOPICS)]
 
 
 def ply_topics(game: str, holders: Iterable[str], plies: range) -> list[str]:
@@ -51,4 +57,4 @@ def ply_topics(game: str, holders: Iterable[str], plies: range) -> list[str]:
 def most_sent_at_once(holders: int) -> int:
     """The most retained messages the broker can have to send a participant following ``holders`` holders
     at once: one a topic it follows.  The broker's queue for each client must hold that many."""
-    return 1 + holders * (len(HOLDER_TOPICS) + WINDOW * len(PLY_TOPICS))
+    return 1 + len(OWN_TOPICS) + holders * (len(HOLDER_TOPICS) + WINDOW * len(PLY_TOPICS))

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable
 
 from engine.core import Game
-from firmware_host.remote.following import holder_topics, ply_topics, window
+from firmware_host.remote.following import game_topics, ply_topics, window
 from firmware_host.remote.link import Connected, Disconnected, Event, Garbled, Link
 from firmware_host.remote.protocol import (
     Header,
@@ -148,7 +148,7 @@ class Participant:
             self._moves = {ply: heard for ply, heard in self._moves.items() if ply in plies}
             self._refused = {key for key in self._refused if key[0] in plies}
             self._fetched_at = self.clock()
-            self.link.follow(holder_topics(self.link.game, self._holders()) + self._ply_topics(plies))
+            self.link.follow(game_topics(self.link.game, self.name, self._holders()) + self._ply_topics(plies))
 
     def _holders(self) -> list[str]:
         """The participants whose messages this one follows: the seats' holders but itself."""

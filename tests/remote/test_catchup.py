@@ -229,7 +229,7 @@ def test_a_peer_flooding_a_ply_costs_a_few_copies_and_a_name_holding_no_seat_not
         assert alice.candidates(1) == flood[:COPIES_KEPT]
         assert len(alice.notes) == NOTES_KEPT and all(note.startswith(f"a message on {move_topic(GAME_ID, 'bob', 2)} ")
                                                       for note in alice.notes)
-        assert alice.link.received == 1 + 300 + 300 + 1  # the header, bob's, and nothing of mallory's
+        assert alice.link.received == 2 + 300 + 300 + 1  # the header, her presence, bob's; nothing of mallory's
     finally:
         publisher.close()
         alice.close()
