@@ -20,8 +20,10 @@ meanwhile too (traced, so its time is not reported), with and without the junk.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import multiprocessing
+import operator
 import random
 import resource
 import sys
@@ -86,7 +88,7 @@ def game_messages(state: State) -> list[tuple[str, bytes]]:
     """The header and every move of ``state``'s game, as each seat's holder published them."""
     header = game_header(state.game, (HUMAN, *(Seat("remote", holder=name) for name in NAMES[1:])), NAMES[0])
     moves = {seq: message for player, name in enumerate(NAMES)
-             for seq, message in published(state, name, lambda held, player=player: held == player).items()}
+             for seq, message in published(state, name, functools.partial(operator.eq, player)).items()}
     return [(header_topic(GAME_ID), header.payload()),
             *((move_topic(GAME_ID, message.by, seq), message.payload()) for seq, message in sorted(moves.items()))]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import random
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -78,7 +79,7 @@ class Publisher:
         self.client.loop_stop()
 
 
-def retained_game(port: int, moves: list[MoveMessage], junk: list[tuple[str, bytes]] = (),
+def retained_game(port: int, moves: list[MoveMessage], junk: Sequence[tuple[str, bytes]] = (),
                   passwords: dict[str, str] | None = None) -> None:
     """The broker holding the long game's header, ``moves`` and ``junk``, as the boards and others left them
     (each writing as itself where the broker has ``passwords``)."""
@@ -138,7 +139,9 @@ def bobs_ply_after(plies: int) -> int:
     return len(position.history) + 1
 
 
-def wait_for(condition, what: str, step, timeout: float = 30.0) -> None:
+def wait_for(condition: Callable[[], object], what: Callable[[], str], step: Callable[[], object],
+             timeout: float = 30.0) -> None:
+    """Call ``step`` until ``condition()``; after ``timeout`` seconds, fail saying ``what()``."""
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, what()
@@ -217,9 +220,8 @@ def test_a_peer_flooding_a_ply_costs_a_few_copies_and_a_name_holding_no_seat_not
     alice = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "alice", state.game, SEATS, clock)
     publisher = Publisher(mosquitto.port)
     try:
-        wait_for(lambda: alice.connected, lambda: "alice never connected", lambda: alice.hear(1))
-        alice.hear(1)
-        time.sleep(0.2)  # the window subscribed
+        # her own presence, published once subscribed: the window is in place
+        wait_for(lambda: alice.online.get("alice"), lambda: "alice never heard herself", lambda: alice.hear(1))
         flood = [MoveMessage(1, f"junk {number}", "bob", "0") for number in range(300)]
         publisher.send([(move_topic(GAME_ID, "mallory", 1), moves[1].payload()),
                         *((move_topic(GAME_ID, "bob", 1), move.payload()) for move in flood),
