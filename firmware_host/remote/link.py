@@ -4,8 +4,8 @@
 meanwhile); each time it connects it subscribes to the exact topics its participant
 follows (``follow``; the header alone until it says) and says so with a ``Connected``
 event, on which the participant publishes its moves again (retained, so a broker that
-lost them has them back).  ``events()`` hands over what
-arrived since the last call, parsed; the scan loop calls it and never waits.
+lost them has them back).  ``events()`` hands over what arrived since the last call,
+parsed; the scan loop calls it and never waits.
 """
 
 from __future__ import annotations
