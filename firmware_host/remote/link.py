@@ -11,6 +11,7 @@ parsed; the scan loop calls it and never waits.
 from __future__ import annotations
 
 import queue
+import secrets
 import threading
 import time
 from collections import deque
@@ -147,7 +148,9 @@ class Link:
         self._subscribing = threading.Lock()
         #: Messages received since the link was made: what the broker sent, junk included.
         self.received = 0
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gameboard-{game}-{name}",
+        #: The id this link asks the broker for (a broker configured as documented uses the user name instead).
+        self.client_id = client_id(game, name)
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id,
                              clean_session=True, protocol=mqtt.MQTTv311)
         client.will_set(presence_topic(game, name), b"offline", qos=1, retain=True)
         if broker.username is not None:
@@ -268,6 +271,13 @@ class Link:
                     break
         self._client.disconnect()  # a clean disconnect: no last will (the "offline" above said it)
         self._client.loop_stop()
+
+
+def client_id(game: str, name: str) -> str:
+    """A client id nobody can guess: a broker drops the older of two connections with the same id, so a
+    predictable one (``gameboard-{game}-{name}``) let anyone knock a participant off.  Random per link, kept
+    across its reconnects; a clean session, so nothing is lost with it when the board restarts."""
+    return f"gameboard-{game}-{name}-{secrets.token_hex(8)}"
 
 
 def _hidden(url: str) -> str:
