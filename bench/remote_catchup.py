@@ -20,10 +20,8 @@ meanwhile too (traced, so its time is not reported), with and without the junk.
 from __future__ import annotations
 
 import argparse
-import functools
 import importlib.util
 import multiprocessing
-import operator
 import random
 import resource
 import sys
@@ -39,7 +37,7 @@ from engine.registry import game_class
 from firmware_host.remote.following import most_sent_at_once
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
-from firmware_host.remote.moves import check, mover, published
+from firmware_host.remote.moves import Chain, check, mover, published
 from firmware_host.remote.participant import game_header
 from firmware_host.remote.protocol import header_topic, move_topic
 from firmware_host.remote.spectator import Spectator
@@ -87,8 +85,7 @@ def retain(port: int, messages: list[tuple[str, bytes]]) -> None:
 def game_messages(state: State) -> list[tuple[str, bytes]]:
     """The header and every move of ``state``'s game, as each seat's holder published them."""
     header = game_header(state.game, (HUMAN, *(Seat("remote", holder=name) for name in NAMES[1:])), NAMES[0])
-    moves = {seq: message for player, name in enumerate(NAMES)
-             for seq, message in published(state, name, functools.partial(operator.eq, player)).items()}
+    moves = published(state, Chain(state), NAMES)
     return [(header_topic(GAME_ID), header.payload()),
             *((move_topic(GAME_ID, message.by, seq), message.payload()) for seq, message in sorted(moves.items()))]
 
@@ -140,9 +137,9 @@ def follow_whole_game(port: int, plies: int) -> tuple[str, int]:
         participant.close()
 
 
-def restart(port: int, position: State) -> tuple[str, int]:
-    """Alice's board restarting at ``position``, one ply before the end: until the last move is heard and
-    passes the checks."""
+def restart(port: int, position: State, chain: Chain) -> tuple[str, int]:
+    """Alice's board restarting at ``position`` (``chain`` its hashes, as built at its start), one ply before
+    the end: until the last move is heard and passes the checks."""
     seats = (HUMAN, *(Seat("remote", holder=name) for name in NAMES[1:]))
     participant = host(Broker("127.0.0.1", port), GAME_ID, "alice", position.game, seats)
     seq, holder = len(position.history) + 1, NAMES[mover(position)]
@@ -150,7 +147,7 @@ def restart(port: int, position: State) -> tuple[str, int]:
     try:
         while time.monotonic() < deadline:
             participant.hear(seq)
-            if any(not isinstance(check(position, message, holder), str) for message in participant.candidates(seq)):
+            if any(not isinstance(check(position, chain, message, holder), str) for message in participant.candidates(seq)):
                 return f"a board restarted had {holder}'s move {seq}", participant.link.received
             time.sleep(0.005)
         return f"a board restarted NEVER had {holder}'s move {seq}", participant.link.received
@@ -184,6 +181,7 @@ def main() -> None:
     position = state.game.new_initial_state()
     for move in state.history[:-1]:
         position.push(move)
+    chain = Chain(position)
     print(f"four-player Over-Pass, {plies} plies; the broker: {', '.join(limits)}; a window follows at most "
           f"{most_sent_at_once(len(NAMES))} topics (a spectator)")
     with tempfile.TemporaryDirectory() as folder:
@@ -191,10 +189,10 @@ def main() -> None:
         try:
             retain(mosquitto.port, game_messages(state))
             print(in_child(follow_whole_game, mosquitto.port, plies), flush=True)
-            print(in_child(restart, mosquitto.port, position, traced=True), flush=True)
+            print(in_child(restart, mosquitto.port, position, chain, traced=True), flush=True)
             retain(mosquitto.port, junk(args.junk, plies))
             print(f"{args.junk} junk retained messages added")
-            print(in_child(restart, mosquitto.port, position, traced=True), flush=True)
+            print(in_child(restart, mosquitto.port, position, chain, traced=True), flush=True)
             dropped = mosquitto.log().count("Outgoing messages are being dropped")
             print(f"the broker logged \"Outgoing messages are being dropped\" {dropped} times")
         finally:

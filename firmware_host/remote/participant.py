@@ -109,12 +109,12 @@ class Participant:
     def holds(self, player: int) -> bool:
         return 0 <= player < len(self.header.seats) and self.header.seats[player] == self.name
 
-    def hear(self, next_ply: int) -> frozenset[int]:
+    def hear(self, next_ply: int | None = None) -> frozenset[int]:
         """Take what the link heard (never blocks), ``next_ply`` being the first ply whose move this
-        participant lacks: the sequence numbers with new moves.  The plies of its window are followed, those
-        before it forgotten."""
+        participant lacks (the daemon and the spectator say it; None: as last said): the sequence numbers
+        with new moves.  The plies of its window are followed, those before it forgotten."""
         seqs: set[int] = set()
-        self.next_ply = next_ply
+        self.next_ply = self.next_ply if next_ply is None else next_ply
         self._follow()
         for event in self.link.events():
             self._hear(event, seqs)

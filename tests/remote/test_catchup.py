@@ -19,9 +19,9 @@ from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
 from firmware_host.remote.following import most_sent_at_once
-from firmware_host.remote.moves import mover, published
+from firmware_host.remote.moves import Chain, mover, published
 from firmware_host.remote.participant import COPIES_KEPT, NOTES_KEPT, REFETCH_S, game_header
-from firmware_host.remote.protocol import MoveMessage, header_topic, move_topic, presence_topic
+from firmware_host.remote.protocol import MoveMessage, Rewrite, header_topic, move_topic, presence_topic, rewrite_topic
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
@@ -51,8 +51,7 @@ def long_game() -> tuple[State, dict[int, MoveMessage]]:
     state, rng = game_class("groups-of-three")().new_initial_state(), random.Random(1)
     while len(state.history) < PLIES:
         state.push(state.random_move(rng))
-    return state, {**published(state, "alice", lambda player: player == 0),
-                   **published(state, "bob", lambda player: player == 1)}
+    return state, published(state, Chain(state), ("alice", "bob"))
 
 
 class Publisher:
@@ -287,3 +286,33 @@ def test_a_participant_reconnecting_follows_its_window_again(mosquitto, cable):
         assert alice.candidates(newest) == [moves[newest]]
     finally:
         alice.close()
+
+
+def test_a_spectator_that_followed_a_rewrite_past_a_step_still_hears_the_report_and_goes_back(mosquitto):
+    """Bob rewrote his move 64; a late spectator follows the rewrite and refuses alice's roll 65, which chains
+    from the move the boards hold.  Alice's report of the rewrite, published then, is heard: the window
+    reaches back a step (without it, the window of ply 65 would start at 65)."""
+    state, moves = long_game()
+    rewritten = 64
+    position = position_at(rewritten - 1)
+    position.push(next(move for move in position.legal_moves if str(move) != moves[rewritten].move))
+    rewrite = published(position, Chain(position), ("alice", "bob"))[rewritten]
+    retained_game(mosquitto.port, [*(moves[seq] for seq in range(1, rewritten)), rewrite, moves[rewritten + 1]])
+    participant, game, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
+    spectator = Spectator(participant, game)
+    try:
+        wait_for(lambda: f"refused alice's move {rewritten + 1}" in spectator.note,
+                 lambda: f"no refusal of move {rewritten + 1}: {spectator.note!r}", spectator.follow)
+        assert str(spectator.state.history[-1]) == rewrite.move
+        report = Rewrite("alice", moves[rewritten], rewrite)
+        publisher = Publisher(mosquitto.port)
+        try:
+            publisher.retain([(rewrite_topic(GAME_ID, "alice", rewritten), report.payload())])
+        finally:
+            publisher.close()
+        wait_for(lambda: len(spectator.state.history) == rewritten + 1,
+                 lambda: f"the spectator stayed at ply {len(spectator.state.history)}: {spectator.note!r}",
+                 spectator.follow)
+        assert [str(move) for move in spectator.state.history] == [moves[seq].move for seq in range(1, rewritten + 2)]
+    finally:
+        participant.close()
