@@ -2,8 +2,8 @@
 
 The same for a board (``firmware_host.daemon``) and a spectator: a move is applied only if
 it comes from the holder of the seat to move, is legal, and leads to the position its sender
-reached (the hashes agree).  A hidden value it reveals (Pawns Crossing's declared token) is
-learnt into the game's setup first, and the game replayed on it.
+reached (the hashes agree).  A hidden value it reveals (Pawns Crossing's declared token) must open
+its sender's seal (``seals``); it is learnt into the game's setup first, and the game replayed on it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from engine.core import IllegalMoveError, Move, State
 from engine.hidden import facts, learn, revealed
 from engine.registry import state_from_json
 from firmware_host.remote.protocol import MoveMessage, position_hash
+from firmware_host.remote.seals import Seals, openings, revealed_values
 
 
 def mover(state: State) -> int:
@@ -48,9 +49,14 @@ def check(state: State, message: MoveMessage, holder: str | None) -> Move | str:
     return move
 
 
-def learnt(setup: dict[str, Any], values: dict[str, Any], state: State, known_to: Collection[int]) -> dict[str, Any]:
-    """``setup`` (``State.to_json()`` of the game's start) with revealed ``values`` learnt, given what the
-    players ``known_to`` know for certain in ``state``; a ValueError if they cannot be this game's."""
+def learnt(setup: dict[str, Any], message: MoveMessage, seals: Seals | None, state: State,
+           known_to: Collection[int]) -> dict[str, Any]:
+    """``setup`` (``State.to_json()`` of the game's start) with the values ``message`` reveals learnt, each
+    opening its sender's ``seals``, given what the players ``known_to`` know for certain in ``state``; a
+    ValueError if they do not open the seals or cannot be this game's."""
+    values = revealed_values(state, message.move, message.reveal, seals)
+    if not values:
+        return setup
     position = learn(json.loads(json.dumps(setup["position"])), values, facts(state, known_to))
     return {**setup, "position": position}
 
@@ -62,13 +68,14 @@ def replay(setup: dict[str, Any], moves: Sequence[str]) -> State:
     return state
 
 
-def published(state: State, name: str, holds: Callable[[int], bool]) -> dict[int, MoveMessage]:
-    """The moves of the seats ``name`` holds in ``state``'s history, as they were published."""
+def published(state: State, name: str, holds: Callable[[int], bool], key: str | None) -> dict[int, MoveMessage]:
+    """The moves of the seats ``name`` holds in ``state``'s history, as they were published (what they reveal
+    opened with the salts of the game's secret ``key``)."""
     messages, plies = {}, len(state.history)
     popped = [state.pop() for _ in range(plies)]  # popped[i] is the move of ply plies - i
     try:
         for seq, move in enumerate(reversed(popped), 1):
-            made_by, reveal = mover(state), revealed(state, move)
+            made_by, reveal = mover(state), openings(key, revealed(state, move))
             state.push(move)
             if holds(made_by):
                 messages[seq] = MoveMessage(seq, str(move), name, position_hash(state), reveal)

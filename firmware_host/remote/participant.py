@@ -3,8 +3,8 @@
 The daemon asks ``candidates(seq)`` for the move that makes ply ``seq`` when a seat held
 elsewhere is to move, checks it against its own game, and carries it out like the
 computer's (``firmware_host.decided``), or ``refuse``s it, which is reported to all.
-What it publishes is kept (``outbox``) and published again at every reconnect:
-duplicates change nothing, and a broker that lost its retained moves gets them back.
+What it publishes is kept (``outbox``, its seals and their openings) and published again at
+every reconnect: duplicates change nothing, and a broker that lost its retained moves gets them back.
 The host checks the broker's header at every (re)connection and writes its own again
 when the broker has none, so that a late participant can always start.
 Nothing here writes the game: the daemon does, through its journal.
@@ -28,6 +28,7 @@ from firmware_host.remote.protocol import (
     presence_topic,
     refused_topic,
 )
+from firmware_host.remote.seals import Opened, Seals, opened_topic, seals_topic
 from firmware_host.seats import Seat
 
 #: How long the host waits, once connected, for a header already on the broker before writing its own (seconds).
@@ -61,6 +62,12 @@ class Participant:
         self._refused: set[tuple[int, str, str, str]] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
+        #: This participant's seals of the hidden values it dealt, and their openings once the game is over.
+        self.own_seals: Seals | None = None
+        self.own_opened: Opened | None = None
+        #: Participant -> the first seals heard from it, and its openings at the game's end.
+        self.seals: dict[str, Seals] = {}
+        self.opened: dict[str, Opened] = {}
         #: Participant -> whether it is online, as its presence last said.
         self.online: dict[str, bool] = {}
         #: A header on the broker that is not this game's: nothing can be played until it is mended.
@@ -95,6 +102,9 @@ class Participant:
     def _hear(self, event: Event, seqs: set[int]) -> None:
         if isinstance(event, Connected):
             self._connected_at = self.clock()
+            for sealing in (self.own_seals, self.own_opened):
+                if sealing is not None:
+                    self._send_sealing(sealing)
             self._resend = sorted(self.outbox)
         elif isinstance(event, MoveMessage):
             heard = self._moves.setdefault(event.seq, [])
@@ -106,6 +116,11 @@ class Participant:
             differences = self.header.differences(event)
             self.problem = (f"the broker's game {self.link.game} is not this board's: "
                             f"{'; '.join(differences)}; play it under another game id" if differences else "")
+        elif isinstance(event, (Seals, Opened)):
+            kept = (self.seals if isinstance(event, Seals) else self.opened).setdefault(event.by, event)
+            if kept != event:  # the first is kept: a change would let a peer rewrite what it committed to
+                self.notes.append(f"{event.by} published other {'seals' if isinstance(event, Seals) else 'openings'}"
+                                  " than it did first: the first are kept")
         elif isinstance(event, Presence):
             self.online[event.by] = event.online
             if event.by == self.name and not event.online and self.connected:
@@ -142,6 +157,20 @@ class Participant:
     def publish(self, message: MoveMessage) -> None:
         self.outbox[message.seq] = message
         self._send(message)
+
+    def seal(self, seals: Seals) -> None:
+        """Publish the seals of this participant's hidden values (before its first move, and at every reconnect)."""
+        self.own_seals = seals
+        self._send_sealing(seals)
+
+    def open(self, opened: Opened) -> None:
+        """Publish every value this participant sealed, with its salt: the game is over."""
+        self.own_opened = opened
+        self._send_sealing(opened)
+
+    def _send_sealing(self, sealing: Seals | Opened) -> None:
+        topic = seals_topic if isinstance(sealing, Seals) else opened_topic
+        self.link.publish(topic(self.link.game, self.name), sealing.payload(), retain=True)
 
     def _send(self, message: MoveMessage) -> None:
         self.link.publish(move_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)

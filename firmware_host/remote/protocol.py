@@ -9,6 +9,8 @@ Everything of a game lives under ``gameboard/v2/{game}``:
   values it reveals.  Published by the participant holding the seat that made it.
 - ``by/{participant}/presence``: retained; "online", or "offline" as its last will.
 - ``by/{participant}/refused``: a move that participant refused, and why.
+- ``by/{participant}/seals``, ``by/{participant}/opened``: retained; the seals of the hidden values
+  it dealt, published before play, and their openings at the game's end (``seals``).
 
 A participant writes only under its own ``by/{name}/``, so a broker's ACLs can hold
 every participant to its own seats (docs/mosquitto/gameboard.acl).
@@ -21,12 +23,15 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import EngineError, State
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, seen_by
 from engine.registry import game_class
+
+if TYPE_CHECKING:
+    from firmware_host.remote.seals import Opened, Opening, Seals
 
 VERSION = 2
 PREFIX = f"gameboard/v{VERSION}"
@@ -148,13 +153,13 @@ class MoveMessage:
     move: str
     by: str
     hash: str
-    #: Hidden values the move shows everyone (token -> value).
-    reveal: dict[str, Any] = field(default_factory=dict)
+    #: The hidden values the move shows everyone, each opening its seal (token -> value and salt).
+    reveal: dict[str, Opening] = field(default_factory=dict)
 
     def payload(self) -> bytes:
         data: dict[str, Any] = {"v": VERSION, "seq": self.seq, "move": self.move, "hash": self.hash}
         if self.reveal:
-            data["reveal"] = self.reveal
+            data["reveal"] = {token: opening.json() for token, opening in self.reveal.items()}
         return json.dumps(data, sort_keys=True).encode()
 
     @classmethod
@@ -163,9 +168,9 @@ class MoveMessage:
         data = _object(payload, what)
         if _field(data, "seq", int, what) != seq:
             raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
-        reveal = data.get("reveal", {})
-        if not isinstance(reveal, dict):
-            raise ProtocolError(f'{what}: "reveal" must map tokens to values')
+        from firmware_host.remote.seals import read_openings
+
+        reveal = read_openings(data["reveal"], f'{what}: "reveal"') if "reveal" in data else {}
         return cls(seq, _field(data, "move", str, what), by, _field(data, "hash", str, what), reveal)
 
 
@@ -198,7 +203,7 @@ class Presence:
 Message = Header | MoveMessage | Refusal | Presence
 
 
-def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
+def parse_message(game: str, topic: str, payload: bytes) -> Message | Seals | Opened | None:
     """The message on ``topic`` of ``game``; None for an empty payload (a retained message cleared).
     A topic or payload that breaks the protocol is a ProtocolError."""
     base = f"{PREFIX}/{game}/"
@@ -217,4 +222,8 @@ def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
             return Presence(by, payload == b"online")
         if rest == ["refused"]:
             return Refusal.parse(by, payload)
+        if rest in (["seals"], ["opened"]):
+            from firmware_host.remote import seals
+
+            return seals.parse(by, rest[0], payload)
     raise ProtocolError(f"topic {topic!r} is not one of the protocol's")
