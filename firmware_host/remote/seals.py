@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import IllegalMoveError, State
-from engine.hidden import facts, hides_values
+from engine.hidden import PUBLIC, facts, hides_values, seen_by
 from firmware_host.remote.protocol import PREFIX, VERSION, Header, ProtocolError, _field, _object
 
 #: A salt, and a seal: 64 lowercase hex digits.
@@ -206,26 +206,28 @@ def end_check(state: State, header: Header, heard: Mapping[str, Seals], opened: 
     if not hides_values(state) or not state.is_terminal():
         return ""
     public = Counter(token_values(state.game.board.equipment, len(header.seats)))  # type: ignore[attr-defined]
-    declared = facts(state, ())
+    shown = {token: entry["value"] for token, entry in seen_by(state, PUBLIC)["tokens"].items()
+             if entry["value"] is not None}  # the tokens home
+    shown.update({token: state.values[token] for token in facts(state, ())})  # type: ignore[attr-defined]
     waiting, lies = [], []
     for holder in sorted(set(header.seats) - {me}):
         tokens = tokens_of(state, header.held_by(holder))
-        seals, shown = heard.get(holder), opened.get(holder)
-        if seals is None or shown is None:
+        seals, theirs = heard.get(holder), opened.get(holder)
+        if seals is None or theirs is None:
             waiting.append(holder)
             continue
         found = []
-        if set(shown.openings) != tokens:
-            found.append(f"opened {len(shown.openings)} values, not its {len(tokens)} tokens'")
-        for token, opening in sorted(shown.openings.items()):
+        if set(theirs.openings) != tokens:
+            found.append(f"opened {len(theirs.openings)} values, not its {len(tokens)} tokens'")
+        for token, opening in sorted(theirs.openings.items()):
             if token not in tokens:
                 continue
             if not opening.opens(token, seals.seals.get(token, "")):
                 found.append(f"{token}'s {opening.value} does not open its seal")
-            elif token in declared and opening.value != state.values[token]:  # type: ignore[attr-defined]
-                found.append(f"{token} was declared {state.values[token]}, opened {opening.value}")  # type: ignore[attr-defined]
+            elif token in shown and opening.value != shown[token]:
+                found.append(f"{token} was shown in play as {shown[token]}, opened as {opening.value}")
         for colour in sorted({colour_of(token) for token in tokens}):
-            dealt = Counter(opening.value for token, opening in shown.openings.items() if colour_of(token) == colour)
+            dealt = Counter(opening.value for token, opening in theirs.openings.items() if colour_of(token) == colour)
             if dealt != public:
                 found.append(f"{colour}'s values {sorted(dealt.elements())} are not the set {sorted(public.elements())}")
         if found:

@@ -262,3 +262,111 @@ def follow(spectator: Spectator, condition, timeout: float = 10.0) -> None:
         assert time.monotonic() < deadline, f"timed out: {spectator.status()} - {spectator.note}"
         spectator.follow()
         time.sleep(0.01)
+
+
+# -- at the game's end -----------------------------------------------------------------------------
+
+
+def last_move_to_win(seed: int = 0) -> State:
+    """A position where alice (player 0) wins with her next move, a declaration: a game played at random to its
+    end (declaring every token that may go home), less its last move."""
+    state, rng = GAME.new_initial_state(), random.Random(seed)
+    while not state.is_terminal():
+        moves = list(state.legal_moves) if not state.is_chance_node() else []
+        home = [move for move in moves if isinstance(move, Declare)
+                and state.values[move.token] in (NULL, state.tile_at[move.tile][1])]
+        state.push(home[0] if home else state.random_move(rng))
+    assert state.outcome().winners == (0,)
+    state.pop()
+    return state
+
+
+@pytest.fixture(scope="module")
+def endgame() -> State:
+    return last_move_to_win()
+
+
+def bobs_tokens_out(state: State) -> list[str]:
+    return sorted(token for token in state.token_values(1) if state.where[token])
+
+
+def dealt_twice(state: State) -> tuple[dict[str, int], str]:
+    """Bob's values with one of a token still out made another's (a value twice in a colour, never declared),
+    and the set his colour shows then."""
+    values, token = state.token_values(1), bobs_tokens_out(state)[0]
+    values[token] = next(value for value in (2, 3, 4) if value != values[token])
+    colour = colour_of(token)
+    return values, f"{colour}'s values {sorted(v for t, v in values.items() if colour_of(t) == colour)}"
+
+
+@pytest.mark.parametrize(("cheat", "expected"), [
+    (None, "every hidden value checks out against its seal"),
+    ("unopened", "waiting for bob to open their seals"),
+    ("wrong salt", "does not open its seal"),
+    ("two of a value", "are not the set [2, 3, 4]"),
+    ("shown otherwise", "was shown in play as"),
+])
+def test_at_the_end_every_opening_is_checked_against_its_seal_what_was_shown_and_the_set(endgame, cheat, expected):
+    final = GAME.state_from_position(endgame.position())
+    final.push(next(move for move in final.legal_moves if isinstance(move, Declare)
+                    and final.values[move.token] in (NULL, final.tile_at[move.tile][1]) and final.tokens_left(0) == 1))
+    assert final.is_terminal()
+    values = final.token_values(1)
+    if cheat == "two of a value":  # bob dealt himself a value twice in a colour, and sealed it
+        values, colour_values = dealt_twice(final)
+    if cheat == "shown otherwise":  # seals of other values than the ones declared in play
+        home = next(token for token, value in values.items() if not final.where[token])
+        values[home] = 4 if values[home] != 4 else 3
+    header = game_header(GAME, SEATS, "alice")
+    heard = {"bob": Seals("bob", {token: seal(token, value, salt(BOB_KEY, token)) for token, value in values.items()})}
+    opened = openings(BOB_KEY, values)
+    if cheat == "wrong salt":
+        token = bobs_tokens_out(final)[0]
+        opened[token] = Opening(opened[token].value, salt(ALICE_KEY, token))
+    shown = {} if cheat == "unopened" else {"bob": Opened("bob", opened)}
+    assert expected in end_check(final, header, heard, shown, "alice")
+    if cheat == "two of a value":
+        assert f"bob cheated: {colour_values} are not" in end_check(final, header, heard, shown, "alice")
+
+
+def test_at_the_end_a_board_opens_all_its_seals_and_shows_a_dealer_who_cheated(tables, hands, tmp_path, mosquitto,
+                                                                             bob, endgame):
+    dealt, colour_values = dealt_twice(endgame)  # bob dealt himself a value twice, sealed it, never declared it
+    bob.publish(seals_topic(GAME_ID, "bob"), Seals("bob", {token: seal(token, value, salt(BOB_KEY, token))
+                                                           for token, value in dealt.items()}).payload())
+    alice, mock, clock = alices_board(tables, tmp_path, mosquitto.port, endgame)
+    person = hands.Hands(alice, mock, clock)
+    try:
+        winning = next(move for move in alice.state.legal_moves if isinstance(move, Declare)
+                       and alice.state.values[move.token] in (NULL, alice.state.tile_at[move.tile][1]))
+        person.play(alice.state, winning)
+        assert alice.state.is_terminal()
+        run_until(person, lambda: "waiting for bob to open their seals" in alice.status_text())
+        sealed = json.loads(bob.wait_for("/by/alice/seals")[0])["seals"]
+        opened = json.loads(bob.wait_for("/by/alice/opened")[0])["opened"]
+        assert {token: entry["value"] for token, entry in opened.items()} == endgame.token_values(0)
+        assert all(Opening(**entry).opens(token, sealed[token]) for token, entry in opened.items())
+        bob.publish(opened_topic(GAME_ID, "bob"), Opened("bob", openings(BOB_KEY, dealt)).payload())
+        run_until(person, lambda: "bob cheated" in alice.status_text())
+        assert f"bob cheated: {colour_values} are not the set [2, 3, 4]" in alice.status_text()
+    finally:
+        alice.close()
+
+
+def test_a_board_that_restarts_seals_the_same_values_with_the_same_salts(tables, tmp_path, mosquitto):
+    def board():
+        remote = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "alice", GAME, SEATS, ManualClock())
+        daemon, *_ = tables.open_board(GAME, tmp_path / "alice.sqlite3", seats=SEATS, remote=remote)
+        return daemon
+
+    first = board()
+    sealed, key = first.remote.own_seals, first.journal.remote_key
+    first.close()
+    again = board()
+    try:
+        assert again.journal.remote_key == key and again.remote.own_seals == sealed
+        assert set(sealed.seals) == set(again.state.token_values(0))
+        assert all(Opening(value, salt(key, token)).opens(token, sealed.seals[token])
+                   for token, value in again.state.token_values(0).items())
+    finally:
+        again.close()
