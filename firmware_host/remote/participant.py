@@ -13,6 +13,7 @@ Nothing here writes the game: the daemon does, through its journal.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine.core import Game
 from firmware_host.remote.link import Connected, Disconnected, Event, Garbled, Link
@@ -116,11 +117,10 @@ class Participant:
             differences = self.header.differences(event)
             self.problem = (f"the broker's game {self.link.game} is not this board's: "
                             f"{'; '.join(differences)}; play it under another game id" if differences else "")
-        elif isinstance(event, (Seals, Opened)):
-            kept = (self.seals if isinstance(event, Seals) else self.opened).setdefault(event.by, event)
-            if kept != event:  # the first is kept: a change would let a peer rewrite what it committed to
-                self.notes.append(f"{event.by} published other {'seals' if isinstance(event, Seals) else 'openings'}"
-                                  " than it did first: the first are kept")
+        elif isinstance(event, Seals):
+            self._keep_first(self.seals, event, "seals")
+        elif isinstance(event, Opened):
+            self._keep_first(self.opened, event, "openings")
         elif isinstance(event, Presence):
             self.online[event.by] = event.online
             if event.by == self.name and not event.online and self.connected:
@@ -143,6 +143,11 @@ class Participant:
             return not self.header.differences(Header.parse(kept.encode()))
         except ProtocolError:  # kept under another version of the protocol
             return False
+
+    def _keep_first(self, kept: dict[str, Any], event: Seals | Opened, what: str) -> None:
+        """Keep the first ``what`` heard from a participant: a change would rewrite what it committed to."""
+        if kept.setdefault(event.by, event) != event:
+            self.notes.append(f"{event.by} published other {what} than it did first: the first are kept")
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""

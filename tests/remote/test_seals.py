@@ -224,7 +224,11 @@ def test_a_declared_value_that_does_not_open_its_seal_is_refused_shown_and_repor
         assert refusal["seq"] == 1 and "does not open bob's seal" in refusal["reason"]
         assert alice.carry is None and alice.journal.moves() == []
         assert alice.journal.setup()["position"]["tokens"][declare.token]["value"] == guessed  # nothing learnt
-        bob.move(honest(state, declare))  # the truth is accepted
+        refitted = GAME.state_from_position(state.position())  # seals made again to fit the lie: not taken
+        refitted.values[declare.token] = refitted.tile_at[declare.tile][1]
+        bob.publish(seals_topic(GAME_ID, "bob"), players_seals(refitted, 1, BOB_KEY))
+        run_until(person, lambda: "bob published other seals than it did first" in alice.snapshot()["note"])
+        bob.move(honest(state, declare))  # the truth, opening the first seals, is accepted
         run_until(person, lambda: alice.carry is not None)
         assert alice.carry.move == declare and alice.state.values[declare.token] == state.values[declare.token]
     finally:
