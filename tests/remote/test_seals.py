@@ -201,6 +201,9 @@ def test_a_declaration_reveals_exactly_its_token_opening_its_seal_and_no_other_m
     ordinary = next(move for move in state.legal_moves if not isinstance(move, Declare))
     with pytest.raises(ValueError, match="it must reveal nothing"):
         revealed_values(state, str(ordinary), honest(state, declare).reveal, bobs)
+    hexover = game_class("hexover")().new_initial_state()  # a reveal in a game hiding nothing is refused, not a crash
+    with pytest.raises(ValueError, match="Hexover hides no value"):
+        revealed_values(hexover, "h8", honest(state, declare).reveal, None)
 
 
 # -- in play, through a real Mosquitto -----------------------------------------------------------------
@@ -256,6 +259,9 @@ def test_a_spectator_waits_for_the_seals_and_refuses_a_declared_value_that_does_
             bob.publish(seals_topic(GAME_ID, name), Seals(name, sealing(start, (player,), keys[name])).payload())
         follow(spectator, lambda: "does not open bob's seal" in spectator.note)
         assert len(spectator.state.history) == len(history)
+        bob.move(honest(state, declare, len(history) + 1))  # the truth is followed
+        follow(spectator, lambda: len(spectator.state.history) == len(history) + 1)
+        assert spectator.state.values[declare.token] == state.values[declare.token]
     finally:
         watcher.close()
 
