@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import IllegalMoveError, State
-from engine.hidden import PUBLIC, facts, hides_values, seen_by
+from engine.hidden import PUBLIC, facts, hides_values, revealed, seen_by
 from firmware_host.remote.protocol import PREFIX, VERSION, Header, ProtocolError, _field, _object
 
 #: A salt, and a seal: 64 lowercase hex digits.
@@ -176,8 +176,6 @@ def revealed_values(state: State, move_text: str, reveal: Mapping[str, Opening],
         if reveal:
             raise ValueError(f"{state.game.title} hides no value: a move reveals none")
         return {}
-    from engine.hidden import revealed
-
     try:
         shown = set(revealed(state, state.parse_move(move_text)))
     except IllegalMoveError:
@@ -185,14 +183,18 @@ def revealed_values(state: State, move_text: str, reveal: Mapping[str, Opening],
     if set(reveal) != shown:
         wanted = f"its token {', '.join(sorted(shown))}'s value and salt" if shown else "nothing"
         raise ValueError(f"it reveals {', '.join(sorted(reveal)) or 'nothing'}; it must reveal {wanted}")
+    if not reveal:
+        return {}
+    if seals is None:
+        raise ValueError("its sender has published no seals")
     values = {}
     for token, opening in reveal.items():
-        sealed = seals.seals.get(token) if seals is not None else None
+        sealed = seals.seals.get(token)
         if sealed is None:
-            raise ValueError(f"{token} was never sealed by its sender")
+            raise ValueError(f"{token} was never sealed by {seals.by}")
         if not opening.opens(token, sealed):
-            raise ValueError(f"{token}: the value {opening.value} does not open {seals.by}'s seal "  # type: ignore[union-attr]
-                             "(not the value it dealt)")
+            raise ValueError(f"{token}: the value {opening.value} does not open {seals.by}'s seal (not the value it "
+                             "dealt)")
         values[token] = opening.value
     return values
 
@@ -229,7 +231,8 @@ def end_check(state: State, header: Header, heard: Mapping[str, Seals], opened: 
         for colour in sorted({colour_of(token) for token in tokens}):
             dealt = Counter(opening.value for token, opening in theirs.openings.items() if colour_of(token) == colour)
             if dealt != public:
-                found.append(f"{colour}'s values {sorted(dealt.elements())} are not the set {sorted(public.elements())}")
+                found.append(f"{colour}'s values {sorted(dealt.elements())} are not the set "
+                             f"{sorted(public.elements())}")
         if found:
             lies.append(f"{holder} cheated: {'; '.join(found)}")
     if lies or waiting:

@@ -25,7 +25,14 @@ from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
 from firmware_host.remote.moves import mover
 from firmware_host.remote.participant import game_header
-from firmware_host.remote.protocol import MoveMessage, ProtocolError, header_topic, move_topic, parse_message, position_hash
+from firmware_host.remote.protocol import (
+    MoveMessage,
+    ProtocolError,
+    header_topic,
+    move_topic,
+    parse_message,
+    position_hash,
+)
 from firmware_host.remote.seals import (
     Opened,
     Opening,
@@ -108,7 +115,8 @@ def lying_spot(seed: int) -> tuple[State, Declare, str]:
             for move in state.legal_moves:
                 if isinstance(move, Declare):
                     rank = state.tile_at[move.tile][1]
-                    other = next((token for token, value in state.values.items() if value == rank and token != move.token
+                    other = next((token for token, value in state.values.items()
+                                  if value == rank and token != move.token
                                   and colour_of(token) == colour_of(move.token) and state.where[token]), None)
                     if state.values[move.token] not in (rank, NULL) and other:
                         return state, move, other
