@@ -32,7 +32,7 @@ from firmware_host.remote.protocol import PREFIX, VERSION, Header, ProtocolError
 HEX64 = re.compile(r"[0-9a-f]{64}")
 #: A token's name as the games write it ("red-a"): what a reveal may name.
 TOKEN = re.compile(r"[a-z]{1,16}-[a-z]{1,4}")
-#: The largest hidden value a message may carry (Pawns Crossing's are 0-6).
+#: The largest hidden value a message may carry (Pawns Crossing's are 0-4).
 MAX_VALUE = 99
 
 
