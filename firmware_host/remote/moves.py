@@ -68,9 +68,10 @@ def replay(setup: dict[str, Any], moves: Sequence[str]) -> State:
     return state
 
 
-def published(state: State, name: str, holds: Callable[[int], bool], key: str | None) -> dict[int, MoveMessage]:
+def published(state: State, name: str, holds: Callable[[int], bool],
+              key: str | None = None) -> dict[int, MoveMessage]:
     """The moves of the seats ``name`` holds in ``state``'s history, as they were published (what they reveal
-    opened with the salts of the game's secret ``key``)."""
+    opened with the salts of the game's secret ``key``: needed in a game hiding values)."""
     messages, plies = {}, len(state.history)
     popped = [state.pop() for _ in range(plies)]  # popped[i] is the move of ply plies - i
     try:
