@@ -33,9 +33,9 @@ from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
-from firmware_host.remote.moves import check, learnt, mover, published, replay
+from firmware_host.remote.moves import Chain, check, learnt, mover, published, replay
 from firmware_host.remote.participant import Participant
-from firmware_host.remote.protocol import MoveMessage, position_hash
+from firmware_host.remote.protocol import MoveMessage
 from firmware_host.remote.seals import Opened, Seals, end_check, openings, sealing, tokens_of, unsealed
 from firmware_host.scanner import Scanner
 from firmware_host.seats import HUMAN, Seat
@@ -108,12 +108,16 @@ class Daemon:
         self.state = self._opening_state(state_or_game)
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
+        #: In a remote game, the chained hash after each ply (what each move message carries).
+        self.chain: Chain | None = None
         #: What the seals of hidden values hold up, or what the others' openings showed at the end.
         self._sealing = ""
         if remote is not None:
             if hides_values(self.state):  # sealed before any move is published, and again at each reconnect
                 remote.seal(Seals(remote.name, sealing(self.state, self._held(), self.journal.remote_key)))
-            remote.outbox.update(published(self.state, remote.name, remote.holds, self.journal.remote_key))
+            self.chain = Chain(self.state)
+            remote.resume(published(self.state, self.chain, remote.header.seats, remote.name,
+                                    self.journal.remote_key))
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -400,12 +404,14 @@ class Daemon:
             self.state.pop()
             raise
         self._history_text.append(str(move))
-        if remote is not None and remote.holds(mover):
-            remote.publish(MoveMessage(len(self._history_text), str(move), remote.name, position_hash(self.state),
-                                       openings(self.journal.remote_key, reveal)))
-        if remote is not None and outcome is not None and hides_values(self.state):  # open every seal for checking
-            values = {token: self.state.values[token] for token in tokens_of(self.state, self._held())}
-            remote.open(Opened(remote.name, openings(self.journal.remote_key, values)))
+        if remote is not None:
+            self.chain.record(self.state)
+            if remote.holds(mover):
+                remote.publish(MoveMessage(len(self._history_text), str(move), remote.name, self.chain.head,
+                                           openings(self.journal.remote_key, reveal)))
+            if outcome is not None and hides_values(self.state):  # open every seal for checking
+                values = {token: self.state.values[token] for token in tokens_of(self.state, self._held())}
+                remote.open(Opened(remote.name, openings(self.journal.remote_key, values)))
 
     def _journalled(self, write: Callable[[], None], now: float, meanwhile: str) -> bool:
         """Run ``write`` (journal, then game); if the journal fails, raise its fault, retry later, return False."""
@@ -449,6 +455,8 @@ class Daemon:
         for _ in range(plies):
             self.state.pop()
         del self._history_text[len(self._history_text) - plies:]
+        if self.chain is not None:
+            self.chain.cut(len(self._history_text))
         self._last_move = frozenset()
         self._todo = ()
 
@@ -599,6 +607,7 @@ class Daemon:
         for message in self.remote.candidates(seq):
             checked = self._check_remote(message, holder)
             if isinstance(checked, Move):
+                self.remote.apply(message)  # the first copy that passes is the move: another is a rewrite
                 return checked
             self.remote.refuse(message, checked)
             self._note = f"refused {message.by}'s move {seq} ({message.move}): {checked}"
@@ -619,7 +628,7 @@ class Daemon:
                 except JournalWriteError as exc:
                     return f"cannot keep what it reveals: {exc}"
                 self.state = replay(setup_learnt, self._history_text)
-        return check(self.state, message, holder)
+        return check(self.state, self.chain, message, holder)
 
     def _question(self, by: str, ply: int) -> Question:
         """What to ask about the position at ``ply`` (the start of the turn to decide).  A puzzle's hint

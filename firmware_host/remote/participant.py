@@ -7,6 +7,8 @@ What it publishes is kept (``outbox``, its seals and their openings) and publish
 every reconnect: duplicates change nothing, and a broker that lost its retained moves gets them back.
 The host checks the broker's header at every (re)connection and writes its own again
 when the broker has none, so that a late participant can always start.
+The first copy of a move that passes the checks is the move (``apply``): another copy of
+it from the same holder is a rewrite, refused and reported to all, retained (``Rewrite``).
 Nothing here writes the game: the daemon does, through its journal.
 """
 
@@ -23,11 +25,13 @@ from firmware_host.remote.protocol import (
     Presence,
     ProtocolError,
     Refusal,
+    Rewrite,
     header_topic,
     move_topic,
     position_hash,
     presence_topic,
     refused_topic,
+    rewrite_topic,
 )
 from firmware_host.remote.seals import Opened, Seals, opened_topic, seals_topic
 from firmware_host.seats import Seat
@@ -61,8 +65,16 @@ class Participant:
         #: Every distinct move heard, by sequence number, in the order heard.
         self._moves: dict[int, list[MoveMessage]] = {}
         self._refused: set[tuple[int, str, str, str]] = set()
+        #: The rewrites among them: refused whatever history is followed.
+        self._rewritten: set[tuple[int, str, str, str]] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
+        #: The copy of each other participant's move that this one applied, by sequence number.
+        self.applied: dict[int, MoveMessage] = {}
+        #: The rewrites this participant found, by sequence number: published again on reconnecting.
+        self.rewrites: dict[int, Rewrite] = {}
+        #: The rewrites other participants reported, in the order heard.
+        self.reported: list[Rewrite] = []
         #: This participant's seals of the hidden values it dealt, and their openings once the game is over.
         self.own_seals: Seals | None = None
         self.own_opened: Opened | None = None
@@ -107,11 +119,17 @@ class Participant:
                 if sealing is not None:
                     self._send_sealing(sealing)
             self._resend = sorted(self.outbox)
+            for rewrite in self.rewrites.values():
+                self._send_rewrite(rewrite)
         elif isinstance(event, MoveMessage):
             heard = self._moves.setdefault(event.seq, [])
             if event not in heard:  # a duplicate changes nothing
                 heard.append(event)
                 seqs.add(event.seq)
+                self._refuse_rewrite(event)
+        elif isinstance(event, Rewrite):
+            if event.reporter != self.name and event not in self.reported:
+                self.reported.append(event)
         elif isinstance(event, Header):
             self.heard_header = event
             differences = self.header.differences(event)
@@ -152,6 +170,55 @@ class Participant:
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""
         return [message for message in self._moves.get(seq, ()) if _key(message) not in self._refused]
+
+    def resume(self, history: dict[int, MoveMessage]) -> None:
+        """Take the moves of the game so far (from the journal), each as its holder published it."""
+        for seq, message in history.items():
+            if message.by == self.name:
+                self.outbox[seq] = message
+            else:
+                self.applied[seq] = message
+
+    def apply(self, message: MoveMessage) -> None:
+        """``message`` is the move of its ply here: any other copy of it from its holder is a rewrite."""
+        self.applied[message.seq] = message
+        for copy in self._moves.get(message.seq, ()):
+            self._refuse_rewrite(copy)
+
+    def follow_report(self, rewrite: Rewrite) -> None:
+        """Take the copy another participant applied as the move of its ply, and set the rewrite aside (a
+        spectator does, having heard only the rewrite if it started after it; the moves after must chain
+        from the copy it now follows, so a false report shows as refused moves)."""
+        heard = self._moves.setdefault(rewrite.applied.seq, [])
+        if rewrite.applied in heard:
+            heard.remove(rewrite.applied)
+        heard.insert(0, rewrite.applied)
+        self._refused.add(_key(rewrite.refused))
+        self._rewritten.add(_key(rewrite.refused))
+
+    def reconsider(self, seq: int) -> None:
+        """Forget the refusals of moves of ply ``seq`` and later, but rewrites: they were checked against a
+        history given up (a spectator's, once a report showed it followed a rewrite)."""
+        self._refused = {key for key in self._refused if key[0] < seq or key in self._rewritten}
+        for later in [applied for applied in self.applied if applied >= seq]:
+            del self.applied[later]
+
+    def _refuse_rewrite(self, copy: MoveMessage) -> None:
+        """Refuse ``copy`` if its holder's move of that ply was applied here as another (another chained hash:
+        the hash covers the move and the history before it)."""
+        applied = self.applied.get(copy.seq)
+        if applied is None or copy.by != applied.by or copy.hash == applied.hash or _key(copy) in self._refused:
+            return
+        rewrite = self.rewrites[copy.seq] = Rewrite(self.name, applied, copy)
+        self._rewritten.add(_key(copy))
+        self._send_rewrite(rewrite)
+        self.refuse(copy, f"{copy.by} rewrote move {copy.seq}: {applied.move} was applied here first")
+        self.notes.append(f"{copy.by} rewrote move {copy.seq} ({applied.move}) as {copy.move}: refused, "
+                          f"{applied.move} stands")
+
+    def _send_rewrite(self, rewrite: Rewrite) -> None:
+        self.link.publish(rewrite_topic(self.link.game, self.name, rewrite.applied.seq), rewrite.payload(),
+                          retain=True)
 
     def refuse(self, message: MoveMessage, reason: str) -> None:
         """Never apply ``message``; tell everyone why."""

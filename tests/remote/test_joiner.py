@@ -14,7 +14,7 @@ from firmware_host.cli import build_parser
 from firmware_host.commands.sim import default_journal, remote_seat, state_dir
 from firmware_host.remote.join import host
 from firmware_host.remote.link import Broker
-from firmware_host.remote.moves import published
+from firmware_host.remote.moves import Chain, published
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.sim import SimSession
 from hal.clock import ManualClock
@@ -39,7 +39,7 @@ def test_a_joined_page_restarted_without_its_broker_takes_its_game_up_from_its_j
     try:
         state = game.new_initial_state()
         state.apply(next(iter(state.legal_moves)))
-        alice.participant.publish(published(state, "alice", lambda player: player == 0)[1])
+        alice.participant.publish(published(state, Chain(state), ("alice", "bob"))[1])
         run_until(bob, clock, lambda: bob.daemon.journal.plies == 1, "bob's page did not carry out alice's move")
         assert bob.daemon.journal.moves() == [str(state.history[0])]
         bob.close()

@@ -23,7 +23,7 @@ from engine.hidden import deal_unseen, revealed, seen_by
 from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
-from firmware_host.remote.moves import mover
+from firmware_host.remote.moves import Chain, mover
 from firmware_host.remote.participant import game_header
 from firmware_host.remote.protocol import (
     MoveMessage,
@@ -31,7 +31,6 @@ from firmware_host.remote.protocol import (
     header_topic,
     move_topic,
     parse_message,
-    position_hash,
 )
 from firmware_host.remote.seals import (
     Opened,
@@ -125,23 +124,29 @@ def lying_spot(seed: int) -> tuple[State, Declare, str]:
         state.push(state.random_move(rng))
 
 
-def lie(state: State, declare: Declare, other: str, seq: int = 1) -> MoveMessage:
-    """Bob's declaration of ``declare.token`` as the rank of its tile (its value is another), with the hash of
-    the position the lie leads to and the salt of his seal."""
+def started(state: State) -> Chain:
+    """The chain of a game begun at ``state``'s position (its moves so far are its setup, as on alice's board)."""
+    return Chain(GAME.state_from_position(state.position()))
+
+
+def lie(state: State, declare: Declare, other: str, chain: Chain) -> MoveMessage:
+    """Bob's declaration of ``declare.token`` as the rank of its tile (its value is another), with the chained
+    hash the lie leads to (``chain`` covers ``state``'s moves) and the salt of his seal."""
     lied = GAME.state_from_position(state.position())
     rank = lied.tile_at[declare.tile][1]
     lied.values[other], lied.values[declare.token] = lied.values[declare.token], rank
     lied.push(declare)
-    return MoveMessage(seq, str(declare), "bob", position_hash(lied),
+    return MoveMessage(len(chain) + 1, str(declare), "bob", chain.following(lied),
                        {declare.token: Opening(rank, salt(BOB_KEY, declare.token))})
 
 
-def honest(state: State, move: Move, seq: int = 1, by: str = "bob", key: str = BOB_KEY) -> MoveMessage:
-    """``move`` as its maker publishes it, a declaration opening its token's seal."""
+def honest(state: State, move: Move, chain: Chain, by: str = "bob", key: str = BOB_KEY) -> MoveMessage:
+    """``move`` as its maker publishes it (``chain`` covers ``state``'s moves), a declaration opening its
+    token's seal."""
     reveal = openings(key, revealed(state, move))
     state.push(move)
     try:
-        return MoveMessage(seq, str(move), by, position_hash(state), reveal)
+        return MoveMessage(len(chain) + 1, str(move), by, chain.following(state), reveal)
     finally:
         state.pop()
 
@@ -200,20 +205,21 @@ def test_a_reveal_of_another_shape_is_refused_with_the_reason(reveal, expected) 
 def test_a_declaration_reveals_exactly_its_token_opening_its_seal_and_no_other_move_reveals() -> None:
     state, declare, other = lying_spot(2)
     bobs = Seals("bob", sealing(state, (1,), BOB_KEY))
-    assert revealed_values(state, str(declare), honest(state, declare).reveal, bobs) == {
+    chain = started(state)
+    assert revealed_values(state, str(declare), honest(state, declare, chain).reveal, bobs) == {
         declare.token: state.values[declare.token]}
     with pytest.raises(ValueError, match="it must reveal its token"):
         revealed_values(state, str(declare), {}, bobs)
     with pytest.raises(ValueError, match=f"it reveals {other}; it must reveal its token {declare.token}"):
         revealed_values(state, str(declare), openings(BOB_KEY, {other: state.values[other]}), bobs)
     with pytest.raises(ValueError, match="does not open bob's seal"):
-        revealed_values(state, str(declare), lie(state, declare, other).reveal, bobs)
+        revealed_values(state, str(declare), lie(state, declare, other, chain).reveal, bobs)
     ordinary = next(move for move in state.legal_moves if not isinstance(move, Declare))
     with pytest.raises(ValueError, match="it must reveal nothing"):
-        revealed_values(state, str(ordinary), honest(state, declare).reveal, bobs)
+        revealed_values(state, str(ordinary), honest(state, declare, chain).reveal, bobs)
     hexover = game_class("hexover")().new_initial_state()  # a reveal in a game hiding nothing is refused, not a crash
     with pytest.raises(ValueError, match="Hexover hides no value"):
-        revealed_values(hexover, "h8", honest(state, declare).reveal, None)
+        revealed_values(hexover, "h8", honest(state, declare, chain).reveal, None)
 
 
 # -- in play, through a real Mosquitto -----------------------------------------------------------------
@@ -227,7 +233,7 @@ def test_a_declared_value_that_does_not_open_its_seal_is_refused_shown_and_repor
     person = hands.Hands(alice, mock, clock)
     guessed = alice.journal.setup()["position"]["tokens"][declare.token]["value"]
     try:
-        bob.move(lie(state, declare, other))  # before his seals: not even checked
+        bob.move(lie(state, declare, other, started(state)))  # before his seals: not even checked
         person.run(0.5)
         assert "waiting for bob's seals" in alice.status_text() and alice.carry is None
         assert not bob.heard_on("/refused")
@@ -241,7 +247,7 @@ def test_a_declared_value_that_does_not_open_its_seal_is_refused_shown_and_repor
         refitted.values[declare.token] = refitted.tile_at[declare.tile][1]
         bob.publish(seals_topic(GAME_ID, "bob"), players_seals(refitted, 1, BOB_KEY))
         run_until(person, lambda: "bob published other seals than it did first" in alice.snapshot()["note"])
-        bob.move(honest(state, declare))  # the truth, opening the first seals, is accepted
+        bob.move(honest(state, declare, started(state)))  # the truth, opening the first seals, is accepted
         run_until(person, lambda: alice.carry is not None)
         assert alice.carry.move == declare and alice.state.values[declare.token] == state.values[declare.token]
     finally:
@@ -255,11 +261,13 @@ def test_a_spectator_waits_for_the_seals_and_refuses_a_declared_value_that_does_
     header = game_header(GAME, (HUMAN, Seat("remote", holder="bob")), "alice")
     bob.publish(header_topic(GAME_ID), header.payload())  # as the host would have
     replayed = GAME.new_initial_state()
-    for seq, move in enumerate(history, 1):  # every move as its maker published it, then bob's lie
+    chain = Chain(replayed)
+    for move in history:  # every move as its maker published it, then bob's lie
         by = header.seats[mover(replayed)]
-        bob.move(honest(replayed, move, seq, by, keys[by]))
+        bob.move(honest(replayed, move, chain, by, keys[by]))
         replayed.push(move)
-    bob.move(lie(state, declare, other, len(history) + 1))
+        chain.record(replayed)
+    bob.move(lie(state, declare, other, chain))
     watcher, watched, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
     spectator = Spectator(watcher, watched)
     try:
@@ -269,7 +277,7 @@ def test_a_spectator_waits_for_the_seals_and_refuses_a_declared_value_that_does_
             bob.publish(seals_topic(GAME_ID, name), Seals(name, sealing(start, (player,), keys[name])).payload())
         follow(spectator, lambda: "does not open bob's seal" in spectator.note)
         assert len(spectator.state.history) == len(history)
-        bob.move(honest(state, declare, len(history) + 1))  # the truth is followed
+        bob.move(honest(state, declare, chain))  # the truth is followed
         follow(spectator, lambda: len(spectator.state.history) == len(history) + 1)
         assert spectator.state.values[declare.token] == state.values[declare.token]
     finally:

@@ -15,7 +15,7 @@ from engine.registry import game_class
 from firmware_host.cli import main
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
-from firmware_host.remote.moves import published
+from firmware_host.remote.moves import Chain, published
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.sim import SimError, SimSession
@@ -157,9 +157,8 @@ def finished_game_on_the_broker(port: int, name: str, seed: int) -> tuple[list[s
     state, rng = game.new_initial_state(), random.Random(seed)
     while not state.is_terminal():
         state.push(pick(state, rng))
-    for participant in (alice, bob):
-        for message in published(state, participant.name, participant.holds).values():
-            participant.publish(message)
+    for message in published(state, Chain(state), alice.header.seats).values():
+        (alice if message.by == "alice" else bob).publish(message)
     return [str(move) for move in state.history], [alice, bob]
 
 
