@@ -33,7 +33,7 @@ from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
-from firmware_host.remote.moves import Chain, check, learnt, mover, published, replay
+from firmware_host.remote.moves import Chain, check, learnt_from, mover, published, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import MoveMessage
 from firmware_host.remote.seals import Opened, Seals, end_check, openings, sealing, tokens_of, unsealed
@@ -567,6 +567,7 @@ class Daemon:
             self.faults["remote"] = remote.problem
         elif self.faults.pop("remote", None) is not None:
             self._position_changed(now, restoring=False)
+        self._refuse_out_of_turn()
         if remote.notes:
             self._note = remote.notes.pop()
             remote.notes.clear()
@@ -586,6 +587,19 @@ class Daemon:
         player = self._mover()
         return unsealed(state, remote.header, remote.seals, remote.header.seats[player]) \
             if self._held_elsewhere(player) else ""
+
+    def _refuse_out_of_turn(self) -> None:
+        """A move heard for the ply this board's own seat is to make (or after the game's end) is refused
+        like one that fails a check: it can come only from someone not holding that seat."""
+        player, seq, name = self._mover(), len(self._history_text) + 1, self.remote.name
+        if self._held_elsewhere(player):
+            return
+        for message in self.remote.candidates(seq):
+            reason = ("the game is over" if player == TERMINAL else
+                      f"{message.by} does not hold the seat to move ({name} does)" if message.by != name else
+                      f"move {seq} is for this board ({name}) to make, and it has not made it")
+            self.remote.refuse(message, reason)
+            self._note = f"refused {message.by}'s move {seq} ({message.move}): {reason}"
 
     def _remote_step(self, player: int) -> list[Move]:
         """The remote seat's move for this ply, to carry out, once it has come and is checked; none before."""
@@ -614,21 +628,27 @@ class Daemon:
         return None
 
     def _check_remote(self, message: MoveMessage, holder: str | None) -> Move | str:
-        """The move ``message`` carries, or why it is refused; a value it reveals is learnt first (journal
-        first, then the game replayed on it)."""
+        """The move ``message`` carries, or why it is refused.  A value it reveals must open its sender's seal;
+        it is learnt into a copy of the game and the move checked there: only a move that passes changes the
+        journal (setup first) and the game (replayed on it)."""
+        state, setup_learnt = self.state, None
         if message.by == holder and (message.reveal or hides_values(self.state)):
             setup = self.journal.setup()
             try:
-                setup_learnt = learnt(setup, message, self.remote.seals.get(message.by), self.state, self._held())
-            except ValueError as exc:
+                setup_learnt = learnt_from(setup, message, self.remote.seals.get(message.by), self.state,
+                                           self._held())
+                state = replay(setup_learnt, self._history_text) if setup_learnt != setup else state
+            except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
                 return str(exc)
-            if setup_learnt != setup:
-                try:
-                    self.journal.learn(setup_learnt)
-                except JournalWriteError as exc:
-                    return f"cannot keep what it reveals: {exc}"
-                self.state = replay(setup_learnt, self._history_text)
-        return check(self.state, self.chain, message, holder)
+        checked = check(state, self.chain, message, holder)
+        if isinstance(checked, str) or state is self.state:
+            return checked
+        try:
+            self.journal.learn(setup_learnt)
+        except JournalWriteError as exc:
+            return f"cannot keep what it reveals: {exc}"
+        self.state = state
+        return checked
 
     def _question(self, by: str, ply: int) -> Question:
         """What to ask about the position at ``ply`` (the start of the turn to decide).  A puzzle's hint

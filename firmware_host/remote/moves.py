@@ -90,14 +90,18 @@ def check(state: State, chain: Chain, message: MoveMessage, holder: str | None) 
     return move
 
 
-def learnt(setup: dict[str, Any], message: MoveMessage, seals: Seals | None, state: State,
-           known_to: Collection[int]) -> dict[str, Any]:
+def learnt_from(setup: dict[str, Any], message: MoveMessage, seals: Seals | None, state: State,
+                known_to: Collection[int]) -> dict[str, Any]:
     """``setup`` (``State.to_json()`` of the game's start) with the values ``message`` reveals learnt, each
     opening its sender's ``seals``, given what the players ``known_to`` know for certain in ``state``; a
     ValueError if they do not open the seals or cannot be this game's."""
     values = revealed_values(state, message.move, message.reveal, seals)
-    if not values:
-        return setup
+    return learnt(setup, values, state, known_to) if values else setup
+
+
+def learnt(setup: dict[str, Any], values: dict[str, Any], state: State, known_to: Collection[int]) -> dict[str, Any]:
+    """``setup`` with revealed ``values`` learnt (already checked against their seals), given what the players
+    ``known_to`` know for certain in ``state``; a ValueError if they cannot be this game's."""
     position = learn(json.loads(json.dumps(setup["position"])), values, facts(state, known_to))
     return {**setup, "position": position}
 

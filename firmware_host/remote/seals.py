@@ -174,7 +174,7 @@ def revealed_values(state: State, move_text: str, reveal: Mapping[str, Opening],
     declaration must open exactly its token's, any other move none.  A ValueError says what is wrong."""
     if not hides_values(state):
         if reveal:
-            raise ValueError(f"{state.game.title} hides no value: a move reveals none")
+            raise ValueError("this game hides no values: a move reveals none")
         return {}
     try:
         shown = set(revealed(state, state.parse_move(move_text)))

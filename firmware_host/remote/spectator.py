@@ -15,11 +15,11 @@ import asyncio
 import random
 from typing import Any
 
-from engine.core import Game
+from engine.core import Game, Move
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, deal_unseen, hides_values, seen_by
-from firmware_host.remote.moves import Chain, check, learnt, mover, replay
+from firmware_host.remote.moves import Chain, check, learnt_from, mover, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import MoveMessage, Rewrite, position_hash
 from firmware_host.remote.seals import end_check, unsealed
@@ -60,12 +60,7 @@ class Spectator:
                 return applied  # nothing of that seat is checked before its holder's seals are heard
             move = None
             for message in self.participant.candidates(seq):
-                try:
-                    if message.by == holder and (message.reveal or hides_values(self.state)):
-                        self._learn(message)
-                    checked = check(self.state, self.chain, message, holder)
-                except ValueError as exc:
-                    checked = str(exc)
+                checked = self._check(message, holder)
                 if not isinstance(checked, str):
                     move = checked
                     break
@@ -92,11 +87,20 @@ class Spectator:
         self.note = (f"{rewrite.reporter} reports that {first.by} rewrote move {seq} ({first.move}) as "
                      f"{later.move}: refused, {first.move} stands")
 
-    def _learn(self, message: MoveMessage) -> None:
-        setup = learnt(self.setup, message, self.participant.seals.get(message.by), self.state, ())
-        if setup != self.setup:
-            self.setup = setup
-            self.state = replay(setup, [str(move) for move in self.state.history])
+    def _check(self, message: MoveMessage, holder: str | None) -> Move | str:
+        """The move ``message`` carries, or why it is refused; a value it reveals must open its sender's seal,
+        and is learnt into a copy of the game, kept only if the move passes its checks there."""
+        setup, state = self.setup, self.state
+        if message.by == holder and (message.reveal or hides_values(self.state)):
+            try:
+                setup = learnt_from(self.setup, message, self.participant.seals.get(message.by), self.state, ())
+                state = replay(setup, [str(move) for move in state.history]) if setup != self.setup else state
+            except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
+                return str(exc)
+        checked = check(state, self.chain, message, holder)
+        if not isinstance(checked, str):
+            self.setup, self.state = setup, state
+        return checked
 
     async def run(self) -> None:
         """Follow the game until cancelled, waking the page at each move."""

@@ -218,7 +218,7 @@ def test_a_declaration_reveals_exactly_its_token_opening_its_seal_and_no_other_m
     with pytest.raises(ValueError, match="it must reveal nothing"):
         revealed_values(state, str(ordinary), honest(state, declare, chain).reveal, bobs)
     hexover = game_class("hexover")().new_initial_state()  # a reveal in a game hiding nothing is refused, not a crash
-    with pytest.raises(ValueError, match="Hexover hides no value"):
+    with pytest.raises(ValueError, match="this game hides no values"):
         revealed_values(hexover, "h8", honest(state, declare, chain).reveal, None)
 
 
