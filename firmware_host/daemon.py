@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.core import CHANCE, TERMINAL, Game, IllegalMoveError, Move, State, stack_pieces
-from engine.hidden import PUBLIC, deal_unseen, revealed, seen_by
+from engine.hidden import PUBLIC, deal_unseen, hides_values, revealed, seen_by
 from engine.solvers import SOLVERS
 from firmware_host.config import Config, Hal, LoopConfig
 from firmware_host.decided import Decided, Guide
@@ -33,9 +33,10 @@ from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
-from firmware_host.remote.moves import Chain, check, learnt, mover, published, replay
+from firmware_host.remote.moves import Chain, check, learnt_from, mover, published, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import MoveMessage
+from firmware_host.remote.seals import Opened, Seals, end_check, openings, sealing, tokens_of, unsealed
 from firmware_host.scanner import Scanner
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.thinker import Answer, Question, Thinker
@@ -109,9 +110,14 @@ class Daemon:
         self._history_text = [str(move) for move in self.state.history]
         #: In a remote game, the chained hash after each ply (what each move message carries).
         self.chain: Chain | None = None
+        #: What the seals of hidden values hold up, or what the others' openings showed at the end.
+        self._sealing = ""
         if remote is not None:
+            if hides_values(self.state):  # sealed before any move is published, and again at each reconnect
+                remote.seal(Seals(remote.name, sealing(self.state, self._held(), self.journal.remote_key)))
             self.chain = Chain(self.state)
-            remote.resume(published(self.state, self.chain, remote.header.seats))
+            remote.resume(published(self.state, self.chain, remote.header.seats, remote.name,
+                                    self.journal.remote_key))
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -401,7 +407,11 @@ class Daemon:
         if remote is not None:
             self.chain.record(self.state)
             if remote.holds(mover):
-                remote.publish(MoveMessage(len(self._history_text), str(move), remote.name, self.chain.head, reveal))
+                remote.publish(MoveMessage(len(self._history_text), str(move), remote.name, self.chain.head,
+                                           openings(self.journal.remote_key, reveal)))
+            if outcome is not None and hides_values(self.state):  # open every seal for checking
+                values = {token: self.state.values[token] for token in tokens_of(self.state, self._held())}
+                remote.open(Opened(remote.name, openings(self.journal.remote_key, values)))
 
     def _journalled(self, write: Callable[[], None], now: float, meanwhile: str) -> bool:
         """Run ``write`` (journal, then game); if the journal fails, raise its fault, retry later, return False."""
@@ -541,6 +551,10 @@ class Daemon:
     def _mover(self) -> int:
         return mover(self.state)
 
+    def _held(self) -> list[int]:
+        """The players whose seats this board holds in a remote game."""
+        return [player for player in range(len(self.seats)) if not self.seats[player].remote]
+
     def _held_elsewhere(self, player: int) -> bool:
         """Whether ``player``'s moves come from the broker."""
         return self.remote is not None and player not in (CHANCE, TERMINAL) and self.seats[player].remote
@@ -557,9 +571,22 @@ class Daemon:
         if remote.notes:
             self._note = remote.notes.pop()
             remote.notes.clear()
-        if len(self._history_text) + 1 in heard and self._decided is None \
+        sealing, self._sealing = self._sealing, self._sealing_words()
+        if (len(self._history_text) + 1 in heard or sealing != self._sealing) and self._decided is None \
                 and self._held_elsewhere(self.state.current_player):  # a board being put back stays so
             self._position_changed(now, restoring=self.tracker.view.status is Status.RESTORING)
+
+    def _sealing_words(self) -> str:
+        """In a game hiding values: whose seals the next remote move waits for, or the check of the others'
+        openings once the game is over; "" else."""
+        remote, state = self.remote, self.state
+        if remote is None or not hides_values(state):
+            return ""
+        if state.is_terminal():
+            return end_check(state, remote.header, remote.seals, remote.opened, remote.name)
+        player = self._mover()
+        return unsealed(state, remote.header, remote.seals, remote.header.seats[player]) \
+            if self._held_elsewhere(player) else ""
 
     def _refuse_out_of_turn(self) -> None:
         """A move heard for the ply this board's own seat is to make (or after the game's end) is refused
@@ -588,6 +615,8 @@ class Daemon:
         (the reason told to all) and never applied."""
         seq = len(self._history_text) + 1
         holder = self.seats[self._mover()].holder
+        if unsealed(self.state, self.remote.header, self.remote.seals, holder or ""):
+            return None  # nothing of that seat is checked before its holder's seals are heard
         for message in self.remote.candidates(seq):
             checked = self._check_remote(message, holder)
             if isinstance(checked, Move):
@@ -598,15 +627,15 @@ class Daemon:
         return None
 
     def _check_remote(self, message: MoveMessage, holder: str | None) -> Move | str:
-        """The move ``message`` carries, or why it is refused.  A value it reveals is learnt into a copy of
-        the game and the move checked there: only a move that passes changes the journal (setup first)
-        and the game (replayed on it)."""
+        """The move ``message`` carries, or why it is refused.  A value it reveals must open its sender's seal;
+        it is learnt into a copy of the game and the move checked there: only a move that passes changes the
+        journal (setup first) and the game (replayed on it)."""
         state, setup_learnt = self.state, None
-        if message.reveal and message.by == holder:
-            held = [player for player in range(len(self.seats)) if not self.seats[player].remote]
+        if message.by == holder and (message.reveal or hides_values(self.state)):
             setup = self.journal.setup()
             try:
-                setup_learnt = learnt(setup, message.reveal, self.state, held)
+                setup_learnt = learnt_from(setup, message, self.remote.seals.get(message.by), self.state,
+                                           self._held())
                 state = replay(setup_learnt, self._history_text) if setup_learnt != setup else state
             except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
                 return str(exc)
@@ -758,7 +787,8 @@ class Daemon:
         lights = (view, blink_on, self._last_move, self._dice, self._turn_locations, fault, fault_on, self._todo,
                   self._guide)
         remote = self.remote
-        position = (len(self.state.history), self._note, self.faults.copy(), self.sensor_health, self.thinker.busy,
+        position = (len(self.state.history), self._note, self._sealing, self.faults.copy(), self.sensor_health,
+                    self.thinker.busy,
                     None if remote is None else (remote.connected, tuple(sorted(remote.online.items()))))
         if lights == self._shown_lights and position == self._shown_position:
             return
@@ -799,11 +829,13 @@ class Daemon:
             return describe(view.todo)
         if outcome is not None:
             who = ", ".join(state.game.player_name(p) for p in outcome.winners) or "nobody"
-            return f"game over: {outcome.reason}; won by {who}" + (f"; {describe(self._todo)}" if self._todo else "")
+            return (f"game over: {outcome.reason}; won by {who}" + (f"; {describe(self._todo)}" if self._todo else "")
+                    + (f"; {self._sealing}" if self._sealing else ""))
         first = f"{describe(self._todo)} (confirm when done); then " if self._todo else ""
         if state.is_chance_node() and self.remote_turn:
             holder = self.seats[self._mover()].holder
-            return f"{first}waiting for {holder}'s roll{self._remote_words(holder)}"
+            waiting = self._sealing or f"waiting for {holder}'s roll"
+            return f"{first}{waiting}{self._remote_words(holder)}"
         if state.is_chance_node():
             return f"{first}roll the dice and enter the roll"
         player = state.current_player
@@ -814,7 +846,8 @@ class Daemon:
         if seat.computer and self._decided is None:
             return f"{text}{dice} is thinking..." if self.thinker.busy else f"{text}{dice} to move"
         if seat.remote and self._decided is None:
-            return f"{text}{dice} to move: waiting for {seat.holder}'s move{self._remote_words(seat.holder)}"
+            waiting = self._sealing or f"waiting for {seat.holder}'s move"
+            return f"{text}{dice} to move: {waiting}{self._remote_words(seat.holder)}"
         if self._decided is not None:
             step = self._decided.step(self._history_text) or 0
             return f"{text}{dice}: {self._plan_text(self._decided, step)}: {self._guide_words()}"

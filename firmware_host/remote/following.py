@@ -2,8 +2,8 @@
 
 A participant subscribes to exact topics, never to the whole game (``#``): subscribing to a
 topic delivers the message retained there, so the subscriptions are the fetch.  It follows
-the header; its own presence (what the others see of it); the presence and refusals of each
-other seat's holder; and each other holder's moves and rewrite reports of each ply in a
+the header; its own presence (what the others see of it); the presence, refusals, seals and
+openings of each other seat's holder; and each other holder's moves and rewrite reports of each ply in a
 window around the next ply it lacks, moved on as plies are applied.  The window reaches a
 step behind that ply: a spectator that followed a rewrite goes back once a report of it
 comes (docs/protocol.md).  Whatever else is retained under the game (junk, a holder's plies
@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from firmware_host.remote.protocol import header_topic, move_topic, presence_topic, refused_topic, rewrite_topic
+from firmware_host.remote.seals import opened_topic, seals_topic
 
 #: Plies followed: from a step before the step holding the next ply lacking.
 WINDOW = 64
@@ -31,7 +32,7 @@ STEP = 16
 #: This participant's own topics followed: ``topic(game, name)``.
 OWN_TOPICS: tuple[Callable[[str, str], str], ...] = (presence_topic,)
 #: Each other holder's topics followed for the whole game: ``topic(game, holder)``.
-HOLDER_TOPICS: tuple[Callable[[str, str], str], ...] = (presence_topic, refused_topic)
+HOLDER_TOPICS: tuple[Callable[[str, str], str], ...] = (presence_topic, refused_topic, seals_topic, opened_topic)
 #: Each other holder's topics followed for each ply of the window: ``topic(game, holder, ply)``.
 PLY_TOPICS: tuple[Callable[[str, str, int], str], ...] = (move_topic, rewrite_topic)
 

@@ -3,8 +3,8 @@
 The same for a board (``firmware_host.daemon``) and a spectator: a move is applied only if
 it comes from the holder of the seat to move, is legal, and leads to the history its sender
 reached (the chained hashes agree: each covers the one before, so a move binds every move
-before it).  A hidden value it reveals (Pawns Crossing's declared token) is learnt into the
-game's setup first, and the game replayed on it.
+before it).  A hidden value it reveals (Pawns Crossing's declared token) must open its sender's
+seal (``seals``); it is learnt into the game's setup first, and the game replayed on it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from engine.core import IllegalMoveError, Move, State
 from engine.hidden import facts, learn, revealed
 from engine.registry import state_from_json
 from firmware_host.remote.protocol import MoveMessage, chained_hash, position_hash
+from firmware_host.remote.seals import Seals, openings, revealed_values
 
 
 class Chain:
@@ -89,9 +90,18 @@ def check(state: State, chain: Chain, message: MoveMessage, holder: str | None) 
     return move
 
 
+def learnt_from(setup: dict[str, Any], message: MoveMessage, seals: Seals | None, state: State,
+                known_to: Collection[int]) -> dict[str, Any]:
+    """``setup`` (``State.to_json()`` of the game's start) with the values ``message`` reveals learnt, each
+    opening its sender's ``seals``, given what the players ``known_to`` know for certain in ``state``; a
+    ValueError if they do not open the seals or cannot be this game's."""
+    values = revealed_values(state, message.move, message.reveal, seals)
+    return learnt(setup, values, state, known_to) if values else setup
+
+
 def learnt(setup: dict[str, Any], values: dict[str, Any], state: State, known_to: Collection[int]) -> dict[str, Any]:
-    """``setup`` (``State.to_json()`` of the game's start) with revealed ``values`` learnt, given what the
-    players ``known_to`` know for certain in ``state``; a ValueError if they cannot be this game's."""
+    """``setup`` with revealed ``values`` learnt (already checked against their seals), given what the players
+    ``known_to`` know for certain in ``state``; a ValueError if they cannot be this game's."""
     position = learn(json.loads(json.dumps(setup["position"])), values, facts(state, known_to))
     return {**setup, "position": position}
 
@@ -103,14 +113,17 @@ def replay(setup: dict[str, Any], moves: Sequence[str]) -> State:
     return state
 
 
-def published(state: State, chain: Chain, holders: Sequence[str]) -> dict[int, MoveMessage]:
+def published(state: State, chain: Chain, holders: Sequence[str], name: str | None = None,
+              key: str | None = None) -> dict[int, MoveMessage]:
     """Every ply of ``state``'s history (which ``chain`` covers) as its seat's holder published it
-    (``holders`` by player, as in the header)."""
+    (``holders`` by player, as in the header).  What the moves of ``name`` reveal is opened with the salts of
+    its secret ``key`` (a game hiding values needs it); another holder's carry no reveal: only it has the salts."""
     messages, plies = {}, len(state.history)
     popped = [state.pop() for _ in range(plies)]  # popped[i] is the move of ply plies - i
     try:
         for seq, move in enumerate(reversed(popped), 1):
-            made_by, reveal = mover(state), revealed(state, move)
+            made_by = mover(state)
+            reveal = openings(key, revealed(state, move)) if holders[made_by] == name else {}
             state.push(move)
             messages[seq] = MoveMessage(seq, str(move), holders[made_by], chain.hashes[seq], reveal)
     finally:

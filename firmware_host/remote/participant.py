@@ -5,8 +5,8 @@ for the move that makes ply ``seq`` when a seat held elsewhere is to move, check
 its own game, and carries it out like the computer's (``firmware_host.decided``), or
 ``refuse``s it, which is reported to all.  Only the plies of a window from the one it lacks
 are fetched and kept (``firmware_host.remote.following``): what a peer's junk costs is bounded.
-What it publishes is kept (``outbox``) and published again at every reconnect:
-duplicates change nothing, and a broker that lost its retained moves gets them back.
+What it publishes is kept (``outbox``, its seals and their openings) and published again at
+every reconnect: duplicates change nothing, and a broker that lost its retained moves gets them back.
 The host checks the broker's header at every (re)connection and writes its own again
 when the broker has none, so that a late participant can always start.
 The first copy of a move that passes the checks is the move (``apply``): another copy of
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from engine.core import Game
 from firmware_host.remote.following import game_topics, ply_topics, window
@@ -36,6 +37,7 @@ from firmware_host.remote.protocol import (
     refused_topic,
     rewrite_topic,
 )
+from firmware_host.remote.seals import Opened, Seals, opened_topic, seals_topic
 from firmware_host.seats import Seat
 
 #: How long the host waits, once connected, for a header already on the broker before writing its own (seconds).
@@ -91,6 +93,12 @@ class Participant:
         self.rewrites: dict[int, Rewrite] = {}
         #: The rewrites other participants reported, in the order heard.
         self.reported: list[Rewrite] = []
+        #: This participant's seals of the hidden values it dealt, and their openings once the game is over.
+        self.own_seals: Seals | None = None
+        self.own_opened: Opened | None = None
+        #: Participant -> the first seals heard from it, and its openings at the game's end.
+        self.seals: dict[str, Seals] = {}
+        self.opened: dict[str, Opened] = {}
         #: Participant -> whether it is online, as its presence last said.
         self.online: dict[str, bool] = {}
         #: A header on the broker that is not this game's: nothing can be played until it is mended.
@@ -135,6 +143,9 @@ class Participant:
     def _hear(self, event: Event, seqs: set[int]) -> None:
         if isinstance(event, Connected):
             self._connected_at = self._fetched_at = self.clock()
+            for sealing in (self.own_seals, self.own_opened):
+                if sealing is not None:
+                    self._send_sealing(sealing)
             self._resend = sorted(self.outbox)
             for rewrite in self.rewrites.values():
                 self._send_rewrite(rewrite)
@@ -154,6 +165,10 @@ class Participant:
             differences = self.header.differences(event)
             self.problem = (f"the broker's game {self.link.game} is not this board's: "
                             f"{'; '.join(differences)}; play it under another game id" if differences else "")
+        elif isinstance(event, Seals):
+            self._keep_first(self.seals, event, "seals")
+        elif isinstance(event, Opened):
+            self._keep_first(self.opened, event, "openings")
         elif isinstance(event, Presence):
             self.online[event.by] = event.online
             if event.by == self.name and not event.online and self.connected:
@@ -193,6 +208,11 @@ class Participant:
 
     def _ply_topics(self, plies: range) -> list[str]:
         return ply_topics(self.link.game, self._holders(), plies)
+
+    def _keep_first(self, kept: dict[str, Any], event: Seals | Opened, what: str) -> None:
+        """Keep the first ``what`` heard from a participant: a change would rewrite what it committed to."""
+        if kept.setdefault(event.by, event) != event:
+            self.notes.append(f"{event.by} published other {what} than it did first: the first are kept")
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""
@@ -256,6 +276,20 @@ class Participant:
     def publish(self, message: MoveMessage) -> None:
         self.outbox[message.seq] = message
         self._send(message)
+
+    def seal(self, seals: Seals) -> None:
+        """Publish the seals of this participant's hidden values (before its first move, and at every reconnect)."""
+        self.own_seals = seals
+        self._send_sealing(seals)
+
+    def open(self, opened: Opened) -> None:
+        """Publish every value this participant sealed, with its salt: the game is over."""
+        self.own_opened = opened
+        self._send_sealing(opened)
+
+    def _send_sealing(self, sealing: Seals | Opened) -> None:
+        topic = seals_topic if isinstance(sealing, Seals) else opened_topic
+        self.link.publish(topic(self.link.game, self.name), sealing.payload(), retain=True)
 
     def _send(self, message: MoveMessage) -> None:
         self.link.publish(move_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)

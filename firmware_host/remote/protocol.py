@@ -12,6 +12,8 @@ Everything of a game lives under ``gameboard/v2/{game}``:
 - ``by/{participant}/refused``: a move that participant refused, and why.
 - ``by/{participant}/rewrite/{seq}``: retained; the evidence that the holder of ply ``seq``'s seat
   published another move for it after this participant had applied one: both copies.
+- ``by/{participant}/seals``, ``by/{participant}/opened``: retained; the seals of the hidden values
+  it dealt, published before play, and their openings at the game's end (``seals``).
 
 A participant writes only under its own ``by/{name}/``, so a broker's ACLs can hold
 every participant to its own seats (docs/mosquitto/gameboard.acl).
@@ -27,12 +29,15 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import EngineError, State
 from engine.errors import GameboardError
 from engine.public import public_text
 from engine.registry import game_class
+
+if TYPE_CHECKING:
+    from firmware_host.remote.seals import Opened, Opening, Seals
 
 VERSION = 2
 PREFIX = f"gameboard/v{VERSION}"
@@ -168,12 +173,11 @@ def _hash(data: dict[str, Any], what: str) -> str:
     return digest
 
 
-def _reveal(data: dict[str, Any], what: str) -> dict[str, int]:
-    reveal = data.get("reveal", {})
-    if not isinstance(reveal, dict) or not all(NAME.fullmatch(token) and type(value) is int
-                                               for token, value in reveal.items()):
-        raise ProtocolError(f'{what}: "reveal" must map token names to whole numbers')
-    return reveal
+def _reveal(data: dict[str, Any], what: str) -> dict[str, Opening]:
+    """A move's ``"reveal"``: the openings of its sender's seals (``firmware_host.remote.seals`` checks them)."""
+    from firmware_host.remote.seals import read_openings
+
+    return read_openings(data["reveal"], f'{what}: "reveal"') if "reveal" in data else {}
 
 
 def short_topic(topic: str) -> str:
@@ -235,13 +239,13 @@ class MoveMessage:
     move: str
     by: str
     hash: str
-    #: Hidden values the move shows everyone (token -> value).
-    reveal: dict[str, Any] = field(default_factory=dict)
+    #: The hidden values the move shows everyone, each opening its seal (token -> value and salt).
+    reveal: dict[str, Opening] = field(default_factory=dict)
 
     def payload(self) -> bytes:
         data: dict[str, Any] = {"v": VERSION, "seq": self.seq, "move": self.move, "hash": self.hash}
         if self.reveal:
-            data["reveal"] = self.reveal
+            data["reveal"] = {token: opening.json() for token, opening in self.reveal.items()}
         return json.dumps(data, sort_keys=True).encode()
 
     @classmethod
@@ -314,7 +318,7 @@ class Presence:
 Message = Header | MoveMessage | Refusal | Rewrite | Presence
 
 
-def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
+def parse_message(game: str, topic: str, payload: bytes) -> Message | Seals | Opened | None:
     """The message on ``topic`` of ``game``; None for an empty payload (a retained message cleared).
     A topic or payload that breaks the protocol is a ProtocolError, and nothing else is raised."""
     base = f"{PREFIX}/{game}/"
@@ -335,4 +339,8 @@ def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
             return Presence(by, payload == b"online") if payload else None
         if rest == ["refused"]:
             return Refusal.parse(by, payload) if payload else None
+        if rest in (["seals"], ["opened"]):
+            from firmware_host.remote import seals
+
+            return seals.parse(by, rest[0], payload) if payload else None
     raise ProtocolError(f"topic {short_topic(topic)!r} is not one of the protocol's")

@@ -4,8 +4,9 @@ It hears the moves as every participant does and applies each in order once it p
 same checks as on a board (``firmware_host.remote.moves``).  Started after a holder rewrote a
 move, it may hear only the rewrite: a participant's report of it (``Rewrite``) puts back the
 copy that participant applied, and the page says who rewrote what.  It knows no hidden value but
-those revealed: Pawns Crossing's tokens it has not seen declared are dealt at random in its
-copy, and never shown.
+those revealed, each checked against its holder's seal (``firmware_host.remote.seals``):
+Pawns Crossing's tokens it has not seen declared are dealt at random in its copy, and never
+shown.  At the game's end it checks every participant's openings, as the boards do.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from typing import Any
 from engine.core import Game, Move
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
-from engine.hidden import PUBLIC, deal_unseen, seen_by
-from firmware_host.remote.moves import Chain, check, learnt, mover, replay
+from engine.hidden import PUBLIC, deal_unseen, hides_values, seen_by
+from firmware_host.remote.moves import Chain, check, learnt_from, mover, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import MoveMessage, Rewrite, position_hash
+from firmware_host.remote.seals import end_check, unsealed
 from firmware_host.web.view import READ_ONLY_VIEW
 
 #: How often the spectator takes what the broker sent (seconds).
@@ -54,6 +56,8 @@ class Spectator:
         while not self.state.is_terminal():
             seq, player = len(self.state.history) + 1, mover(self.state)
             holder = self.participant.header.seats[player] if player >= 0 else None
+            if holder is not None and unsealed(self.state, self.participant.header, self.participant.seals, holder):
+                return applied  # nothing of that seat is checked before its holder's seals are heard
             move = None
             for message in self.participant.candidates(seq):
                 checked = self._check(message, holder)
@@ -84,12 +88,12 @@ class Spectator:
                      f"{later.move}: refused, {first.move} stands")
 
     def _check(self, message: MoveMessage, holder: str | None) -> Move | str:
-        """The move ``message`` carries, or why it is refused; a value it reveals is learnt into a copy of
-        the game, kept only if the move passes its checks there."""
+        """The move ``message`` carries, or why it is refused; a value it reveals must open its sender's seal,
+        and is learnt into a copy of the game, kept only if the move passes its checks there."""
         setup, state = self.setup, self.state
-        if message.reveal and message.by == holder:
+        if message.by == holder and (message.reveal or hides_values(self.state)):
             try:
-                setup = learnt(self.setup, message.reveal, self.state, ())
+                setup = learnt_from(self.setup, message, self.participant.seals.get(message.by), self.state, ())
                 state = replay(setup, [str(move) for move in state.history]) if setup != self.setup else state
             except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
                 return str(exc)
@@ -106,12 +110,22 @@ class Spectator:
             if self.participant.notes:
                 self.note = self.participant.notes.pop()
                 self.participant.notes.clear()
-            now = (len(self.state.history), self.note, self.participant.connected, dict(self.participant.online))
+            now = (len(self.state.history), self.note, self.sealing(), self.participant.connected,
+                   dict(self.participant.online))
             if now != shown:
                 shown = now
                 self._event.set()
                 self._event = asyncio.Event()
             await asyncio.sleep(FOLLOW_S)
+
+    def sealing(self) -> str:
+        """In a game hiding values: whose seals the next move waits for, or the check of every opening at the end."""
+        state, participant = self.state, self.participant
+        if not hides_values(state):
+            return ""
+        if state.is_terminal():
+            return end_check(state, participant.header, participant.seals, participant.opened, None)
+        return unsealed(state, participant.header, participant.seals, participant.header.seats[mover(state)])
 
     def changed(self) -> asyncio.Event:
         return self._event
@@ -122,15 +136,16 @@ class Spectator:
     def status(self) -> str:
         state, header = self.state, self.participant.header
         outcome = state.outcome()
+        sealing = self.sealing()
         if outcome is not None:
             who = ", ".join(self.game.player_name(p) for p in outcome.winners) or "nobody"
-            return f"game over: {outcome.reason}; won by {who}"
+            return f"game over: {outcome.reason}; won by {who}" + (f"; {sealing}" if sealing else "")
         player = mover(state)
         holder = header.seats[player]
-        waiting = "roll" if state.is_chance_node() else "move"
+        waiting = sealing or f"waiting for the {'roll' if state.is_chance_node() else 'move'}"
         online = "" if self.participant.online.get(holder, True) else f" ({holder} is offline)"
         link = "" if self.participant.connected else f" ({self.participant.link.problem or 'connecting'})"
-        return f"{self.game.player_name(player)} ({holder}): waiting for the {waiting}{online}{link}"
+        return f"{self.game.player_name(player)} ({holder}): {waiting}{online}{link}"
 
     def view(self) -> dict[str, Any]:
         state, header = self.state, self.participant.header

@@ -30,6 +30,7 @@ from firmware_host.remote.protocol import (
     move_topic,
     parse_message,
 )
+from firmware_host.remote.seals import Opening, Seals, openings, sealing, seals_topic
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
@@ -80,7 +81,8 @@ def test_a_reveal_in_a_game_that_hides_nothing_is_refused_and_play_goes_on_after
                                                                                            mosquitto, peer):
     game = game_class("hexover")()
     move, reached = first_move(game)
-    send(peer, MoveMessage(1, move, "alice", reached, {"t1": 3}), retain=True)  # retained: heard at every start
+    reveal = {"red-a": Opening(3, "ab" * 32)}
+    send(peer, MoveMessage(1, move, "alice", reached, reveal), retain=True)  # retained: heard at every start
     for start in range(3):
         bob, mock, clock = bobs_board(tables, tmp_path, mosquitto.port, game)
         try:
@@ -111,7 +113,7 @@ def test_a_spectator_refuses_a_reveal_in_a_game_that_hides_nothing_and_follows_o
         watcher, watched, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
         spectator = Spectator(watcher, watched)
         try:
-            send(peer, MoveMessage(1, move, "alice", reached, {"t1": 3}))
+            send(peer, MoveMessage(1, move, "alice", reached, {"red-a": Opening(3, "ab" * 32)}))
             deadline = time.monotonic() + 10
             while "this game hides no values" not in spectator.note:
                 assert time.monotonic() < deadline, spectator.note
@@ -147,7 +149,9 @@ def test_a_refused_declaration_leaves_the_journal_as_it_was(tables, hands, tmp_p
     bob, _, clock = tables.open_board(bobs, tmp_path / "bob.sqlite3", seats=seats, clock=clock, remote=remote)
     try:
         setup = bob.journal.setup()
-        send(peer, MoveMessage(1, str(declare), "alice", "0" * 16, {declare.token: truth}))  # a hash that is wrong
+        key = bytes(range(32)).hex()  # alice's seals, then her declaration opening one, with a hash that is wrong
+        peer.publish(seals_topic(GAME_ID, "alice"), Seals("alice", sealing(state, (0,), key)).payload(), retain=True)
+        send(peer, MoveMessage(1, str(declare), "alice", "0" * 16, openings(key, {declare.token: truth})))
         run_until(bob, clock, lambda: "refused alice's move 1" in bob.snapshot()["note"])
         assert "the boards' games differ" in bob.snapshot()["note"]
         assert bob.journal.setup() == setup and bob.state.values[declare.token] != truth
@@ -284,7 +288,8 @@ def test_parse_message_returns_a_message_of_the_protocols_or_raises_protocol_err
             return
         if isinstance(parsed, MoveMessage):  # every field of its type and range
             assert 1 <= parsed.seq <= MAX_SEQ and isinstance(parsed.move, str) and isinstance(parsed.hash, str)
-            assert all(isinstance(token, str) and type(value) is int for token, value in parsed.reveal.items())
+            assert all(isinstance(token, str) and type(opening.value) is int and isinstance(opening.salt, str)
+                       for token, opening in parsed.reveal.items())
             assert parsed != MoveMessage(ply.seq, ply.move, ply.holder, ply.hash)  # none of them is the real move
 
     parse()

@@ -24,10 +24,11 @@ from firmware_host.remote.protocol import (
     position_hash,
     rewrite_topic,
 )
+from firmware_host.remote.seals import Opening
 
 
 def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
-    message = MoveMessage(12, "O p12-p31", "alice", "0123456789abcdef", {"t3": 5})
+    message = MoveMessage(12, "O p12-p31", "alice", "0123456789abcdef", {"red-c": Opening(5, "ab" * 32)})
     assert move_topic("friday", "alice", 12) == "gameboard/v2/friday/by/alice/move/12"
     assert parse_message("friday", move_topic("friday", "alice", 12), message.payload()) == message
     header = Header("hexover", {}, ("alice", "bob"), "alice", "abc")
@@ -38,7 +39,7 @@ def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
     assert parse_message("friday", "gameboard/v2/friday/by/bob/refused", refusal.payload()) == refusal
     assert parse_message("friday", "gameboard/v2/friday/by/alice/move/12", b"") is None  # a retained move cleared
     rewrite = Rewrite("alice", MoveMessage(2, "h9", "bob", "0123456789abcdef"),
-                      MoveMessage(2, "declare red-a t1.1", "bob", "fedcba9876543210", {"red-a": 4}))
+                      MoveMessage(2, "declare red-a t1.1", "bob", "fedcba9876543210", {"red-a": Opening(4, "cd" * 32)}))
     assert rewrite_topic("friday", "alice", 2) == "gameboard/v2/friday/by/alice/rewrite/2"
     assert parse_message("friday", rewrite_topic("friday", "alice", 2), rewrite.payload()) == rewrite
     later = json.dumps({**json.loads(message.payload()), "prev": "abc", "note": {"x": [1]}}).encode()
@@ -56,10 +57,12 @@ def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
     ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": true, "move": "p1", "hash": "x"}',
      '"seq" is missing or of the wrong kind'),
     ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "x", "reveal": [1]}',
-     '"reveal" must map token names to whole numbers'),
+     '"reveal" must map tokens to'),
     *[("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "x", "reveal": %s}' % reveal,
-       '"reveal" must map token names to whole numbers')
-      for reveal in (b'{"t1": true}', b'{"t1": 3.0}', b'{"t1": "3"}', b'{"t1": null}', b'{"a b": 3}')],
+       expected)
+      for reveal, expected in ((b'{"red-a": true}', "red-a must be"), (b'{"red-a": 3.0}', "red-a must be"),
+                               (b'{"red-a": "3"}', "red-a must be"), (b'{"red-a": null}', "red-a must be"),
+                               (b'{"red-a": 3}', "red-a must be"), (b'{"a b": 3}', "is not a token's name"))],
     ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2.0, "seq": 3, "move": "p1", "hash": "x"}',
      "is protocol version 2.0; this board speaks 2"),
     ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": NaN}', "is not JSON"),

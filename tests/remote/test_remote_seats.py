@@ -19,6 +19,7 @@ from firmware_host.remote.join import host
 from firmware_host.remote.link import Broker
 from firmware_host.remote.moves import Chain
 from firmware_host.remote.protocol import MoveMessage, move_topic, position_hash
+from firmware_host.remote.seals import Opening, salt
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
 
@@ -249,8 +250,11 @@ def test_pawns_crossing_values_stay_hidden_until_a_declaration_reveals_one(table
         assert bob.journal.moves() == alice.journal.moves() == [str(declare)]
         assert position_hash(bob.state) == position_hash(alice.state)
         moves = [json.loads(payload) for payload in spy.wait_for("/move/")]
+        opening = {"value": truth, "salt": salt(alice.journal.remote_key, declare.token)}
         assert moves == [{"v": 2, "seq": 1, "move": str(declare), "hash": alice.chain.head,
-                          "reveal": {declare.token: truth}}]
+                          "reveal": {declare.token: opening}}]
+        sealed = json.loads(spy.wait_for("/by/alice/seals")[0])["seals"]  # published before the move
+        assert Opening(**opening).opens(declare.token, sealed[declare.token])
     finally:
         alice.close()
         bob.close()
