@@ -34,8 +34,9 @@ from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
 from firmware_host.remote.moves import check, learnt, mover, published, replay
+from firmware_host.remote.dice import FairDice, has_dice
 from firmware_host.remote.participant import Participant
-from firmware_host.remote.protocol import MoveMessage, position_hash
+from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, position_hash
 from firmware_host.scanner import Scanner
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.thinker import Answer, Question, Thinker
@@ -107,8 +108,14 @@ class Daemon:
         self.state = self._opening_state(state_or_game)
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
+        #: A remote game's fair dice (None: rolled here, or by hand as every seat agreed): the board's own
+        #: dice are not read.
+        self.fair_dice = None
         if remote is not None:
             remote.outbox.update(published(self.state, remote.name, remote.holds))
+            if remote.header.dice == FAIR and has_dice(self.state):
+                self.fair_dice = FairDice(remote, journal.remote_key)
+                self.fair_dice.reopen(self.state)
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -153,7 +160,8 @@ class Daemon:
         remote = None
         if config.remote is not None:
             from firmware_host.remote.join import host
-            remote = host(config.remote.broker, config.remote.game, config.remote.name, game, config.seats, clock)
+            remote = host(config.remote.broker, config.remote.game, config.remote.name, game, config.seats, clock,
+                          BY_HAND if config.dice_mode == "entered" else FAIR)
         return cls(game, hal, wiring, journal, clock, loop=config.loop, leds=leds, notifier=Notifier(),
                    seats=config.seats, hints=config.hints, remote=remote)
 
@@ -319,8 +327,16 @@ class Daemon:
         return state
 
     def _roll(self, now: float) -> None:
-        """Ask the dice for a roll (a remote seat's comes from the broker); an entered roll that is not on
-        offer is reported, not fatal."""
+        """Ask the dice for a roll (a remote seat's comes from the broker, fair dice are rolled with every
+        seat's holder); an entered roll that is not on offer is reported, not fatal."""
+        if self.fair_dice is not None:
+            rolled = self.fair_dice.roll(self.state)
+            if rolled is None:
+                return
+            move = self._remote_move() if self._held_elsewhere(self._mover()) else self.state.parse_move(rolled)
+            if move is not None:
+                self._accept(Plan.unseen(self.state, move), now)
+            return
         if self._held_elsewhere(self._mover()):
             move = self._remote_move()
             if move is not None:
@@ -577,7 +593,11 @@ class Daemon:
 
     def _check_remote(self, message: MoveMessage, holder: str | None) -> Move | str:
         """The move ``message`` carries, or why it is refused; a value it reveals is learnt first (journal
-        first, then the game replayed on it)."""
+        first, then the game replayed on it).  A roll must be the one the fair dice gave."""
+        if self.fair_dice is not None and self.state.is_chance_node() and message.by == holder:
+            wrong = self.fair_dice.wrong(self.state, message)
+            if wrong:
+                return wrong
         if message.reveal and message.by == holder:
             held = [player for player in range(len(self.seats)) if not self.seats[player].remote]
             setup = self.journal.setup()
@@ -774,6 +794,9 @@ class Daemon:
             who = ", ".join(state.game.player_name(p) for p in outcome.winners) or "nobody"
             return f"game over: {outcome.reason}; won by {who}" + (f"; {describe(self._todo)}" if self._todo else "")
         first = f"{describe(self._todo)} (confirm when done); then " if self._todo else ""
+        if state.is_chance_node() and self.fair_dice is not None:
+            waiting = self.fair_dice.waiting(state) or f"{self.seats[self._mover()].holder}'s roll"
+            return f"{first}rolling the fair dice: waiting for {waiting}{self._remote_words(None)}"
         if state.is_chance_node() and self.remote_turn:
             holder = self.seats[self._mover()].holder
             return f"{first}waiting for {holder}'s roll{self._remote_words(holder)}"
@@ -888,7 +911,8 @@ class Daemon:
             "remote": None if self.remote is None else {
                 "game": self.remote.link.game, "name": self.remote.name, "broker": str(self.remote.link.broker),
                 "connected": self.remote.connected, "online": dict(self.remote.online),
-                "problem": self.remote.problem or self.remote.link.problem},
+                "problem": self.remote.problem or self.remote.link.problem,
+                "dice": self.remote.header.dice if has_dice(state) else ""},
             "thinking": self.thinker.busy,
             "decided": self._decided_json(),
             "carry": self._guide.json(state) if self._guide is not None else None,

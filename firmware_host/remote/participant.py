@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core import Game
+from firmware_host.remote.dice import DiceMessage, dice_topic
 from firmware_host.remote.link import Connected, Disconnected, Event, Garbled, Link
 from firmware_host.remote.protocol import (
+    FAIR,
     Header,
     MoveMessage,
     Presence,
@@ -33,11 +35,11 @@ HEADER_WAIT_S = 1.0
 RESEND_PER_HEAR = 20
 
 
-def game_header(game: Game, seats: tuple[Seat, ...], name: str) -> Header:
-    """The header of ``game`` played with ``seats`` (remote ones held by their holders, the rest by ``name``);
-    the holder of the first seat hosts."""
+def game_header(game: Game, seats: tuple[Seat, ...], name: str, dice: str = FAIR) -> Header:
+    """The header of ``game`` played with ``seats`` (remote ones held by their holders, the rest by ``name``)
+    and ``dice``; the holder of the first seat hosts."""
     holders = tuple(seat.holder if seat.remote and seat.holder else name for seat in seats)
-    return Header(game.name, dict(game.options), holders, holders[0], position_hash(game.new_initial_state()))
+    return Header(game.name, dict(game.options), holders, holders[0], position_hash(game.new_initial_state()), dice)
 
 
 class Participant:
@@ -56,6 +58,10 @@ class Participant:
         self._refused: set[tuple[int, str, str, str]] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
+        #: Every distinct dice message heard, by roll and participant, in the order heard (the first one binds).
+        self.dice_heard: dict[tuple[int, str], list[DiceMessage]] = {}
+        #: This participant's part in each roll, the latest (commitment, then secret): published again on reconnecting.
+        self.dice_outbox: dict[int, DiceMessage] = {}
         #: Participant -> whether it is online, as its presence last said.
         self.online: dict[str, bool] = {}
         #: A header on the broker that is not this game's: nothing can be played until it is mended.
@@ -65,6 +71,7 @@ class Participant:
         self._connected_at: float | None = None
         #: Sequence numbers of this participant's moves still to publish again since the last reconnect.
         self._resend: list[int] = []
+        self._resend_dice: list[int] = []
 
     @property
     def connected(self) -> bool:
@@ -81,6 +88,9 @@ class Participant:
         for seq in self._resend[:RESEND_PER_HEAR]:
             self._send(self.outbox[seq])
         del self._resend[:RESEND_PER_HEAR]
+        for seq in self._resend_dice[:RESEND_PER_HEAR]:
+            self._send_dice(self.dice_outbox[seq])
+        del self._resend_dice[:RESEND_PER_HEAR]
         if (self.hosting and self.heard_header is None and self._connected_at is not None
                 and self.clock() - self._connected_at >= HEADER_WAIT_S):
             self.link.publish(header_topic(self.link.game), self.header.payload(), retain=True)
@@ -91,11 +101,16 @@ class Participant:
         if isinstance(event, Connected):
             self._connected_at = self.clock()
             self._resend = sorted(self.outbox)
+            self._resend_dice = sorted(self.dice_outbox)
         elif isinstance(event, MoveMessage):
             heard = self._moves.setdefault(event.seq, [])
             if event not in heard:  # a duplicate changes nothing
                 heard.append(event)
                 seqs.add(event.seq)
+        elif isinstance(event, DiceMessage) and event.by in self.header.seats:
+            heard = self.dice_heard.setdefault((event.seq, event.by), [])
+            if event not in heard:
+                heard.append(event)
         elif isinstance(event, Header):
             self.heard_header = event
             differences = self.header.differences(event)
@@ -126,6 +141,13 @@ class Participant:
 
     def _send(self, message: MoveMessage) -> None:
         self.link.publish(move_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)
+
+    def publish_dice(self, message: DiceMessage) -> None:
+        self.dice_outbox[message.seq] = message
+        self._send_dice(message)
+
+    def _send_dice(self, message: DiceMessage) -> None:
+        self.link.publish(dice_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)
 
     def close(self) -> None:
         self.link.close()

@@ -7,6 +7,8 @@ Everything of a game lives under ``gameboard/v2/{game}``:
 - ``by/{participant}/move/{seq}``: retained, QoS 1; the move that made ply ``seq``
   (counted from 1), with the hash of the public position after it and the hidden
   values it reveals.  Published by the participant holding the seat that made it.
+- ``by/{participant}/dice/{seq}``: retained; its commitment to the roll of ply ``seq``, then
+  its secret (``firmware_host.remote.dice``).
 - ``by/{participant}/presence``: retained; "online", or "offline" as its last will.
 - ``by/{participant}/refused``: a move that participant refused, and why.
 
@@ -33,6 +35,9 @@ PREFIX = f"gameboard/v{VERSION}"
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: The largest payload read; a move message is about 200 bytes.
 MAX_PAYLOAD = 64 * 1024
+#: How a game's dice are rolled (the header's "dice"): fair dice through the broker, or real dice entered by
+#: hand, which every seat must agree to.
+FAIR, BY_HAND = "fair", "by hand"
 
 
 class ProtocolError(GameboardError, ValueError):
@@ -104,13 +109,15 @@ class Header:
     host: str
     #: ``position_hash`` of the starting position.
     setup: str
+    #: FAIR or BY_HAND.
+    dice: str = FAIR
 
     def held_by(self, name: str) -> tuple[int, ...]:
         return tuple(player for player, holder in enumerate(self.seats) if holder == name)
 
     def payload(self) -> bytes:
         return json.dumps({"v": VERSION, "game": self.game, "options": self.options, "seats": list(self.seats),
-                           "host": self.host, "setup": self.setup}, sort_keys=True).encode()
+                           "host": self.host, "setup": self.setup, "dice": self.dice}, sort_keys=True).encode()
 
     @classmethod
     def parse(cls, payload: bytes) -> Header:
@@ -119,13 +126,16 @@ class Header:
         seats = _field(data, "seats", list, what)
         for holder in seats:
             check_name(holder, "a seat's holder")
+        dice = _field(data, "dice", str, what)
+        if dice not in (FAIR, BY_HAND):
+            raise ProtocolError(f'{what}: "dice" {dice!r} must be "{FAIR}" or "{BY_HAND}"')
         return cls(_field(data, "game", str, what), _field(data, "options", dict, what), tuple(seats),
-                   check_name(_field(data, "host", str, what), "the host"), _field(data, "setup", str, what))
+                   check_name(_field(data, "host", str, what), "the host"), _field(data, "setup", str, what), dice)
 
     def differences(self, other: Header) -> list[str]:
         """How ``other`` differs, in words ("options {...} against {...}")."""
         return [f"{name} {getattr(other, name)!r} against {getattr(self, name)!r}"
-                for name in ("game", "options", "seats", "setup") if getattr(self, name) != getattr(other, name)]
+                for name in ("game", "options", "seats", "setup", "dice") if getattr(self, name) != getattr(other, name)]
 
 
 @dataclass(frozen=True)
@@ -201,6 +211,9 @@ def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
         by, rest = parts[1], parts[2:]
         if rest[0] == "move" and len(rest) == 2 and rest[1].isdigit() and int(rest[1]) > 0:
             return MoveMessage.parse(by, int(rest[1]), payload)
+        if rest[0] == "dice" and len(rest) == 2 and re.fullmatch(r"[1-9][0-9]{0,8}", rest[1]):
+            from firmware_host.remote.dice import DiceMessage  # dice.py builds on this module
+            return DiceMessage.parse(by, int(rest[1]), payload)
         if rest == ["presence"]:
             return Presence(by, payload == b"online")
         if rest == ["refused"]:

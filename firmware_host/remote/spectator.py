@@ -16,10 +16,11 @@ from engine.core import Game
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, deal_unseen, seen_by
+from firmware_host.remote.dice import FairDice, has_dice
 from firmware_host.remote.moves import check, learnt, mover, replay
 from firmware_host.remote.participant import Participant
-from firmware_host.remote.protocol import position_hash
-from firmware_host.web.view import READ_ONLY_VIEW
+from firmware_host.remote.protocol import FAIR, position_hash
+from firmware_host.web.view import DICE_WORDS, READ_ONLY_VIEW
 
 #: How often the spectator takes what the broker sent (seconds).
 FOLLOW_S = 0.05
@@ -37,6 +38,8 @@ class Spectator:
                                  f"{game.title} with {game.options}: this version cannot follow it")
         self.setup = game.state_from_position(deal_unseen(start, seen_by(start, PUBLIC), random.Random())).to_json()
         self.state = replay(self.setup, [])
+        #: The fair dice, checked here as on every board (None: a game without dice, or dice by hand).
+        self.fair_dice = FairDice(participant, None) if participant.header.dice == FAIR and has_dice(start) else None
         self.note = ""
         self._event = asyncio.Event()
 
@@ -47,12 +50,16 @@ class Spectator:
         while not self.state.is_terminal():
             seq, player = len(self.state.history) + 1, mover(self.state)
             holder = self.participant.header.seats[player] if player >= 0 else None
+            fair = self.fair_dice is not None and self.state.is_chance_node()
+            if fair and self.fair_dice.roll(self.state) is None:
+                return applied  # not every secret is in: the roll cannot be checked yet
             move = None
             for message in self.participant.candidates(seq):
                 try:
                     if message.reveal and message.by == holder:
                         self._learn(message.reveal)
-                    checked = check(self.state, message, holder)
+                    wrong = self.fair_dice.wrong(self.state, message) if fair and message.by == holder else ""
+                    checked = wrong or check(self.state, message, holder)
                 except ValueError as exc:
                     checked = str(exc)
                 if not isinstance(checked, str):
@@ -102,6 +109,9 @@ class Spectator:
         player = mover(state)
         holder = header.seats[player]
         waiting = "roll" if state.is_chance_node() else "move"
+        if state.is_chance_node() and self.fair_dice is not None:
+            pending = self.fair_dice.waiting(state) or f"{holder}'s roll"
+            waiting = f"roll: fair dice, waiting for {pending}"
         online = "" if self.participant.online.get(holder, True) else f" ({holder} is offline)"
         link = "" if self.participant.connected else f" ({self.participant.link.problem or 'connecting'})"
         return f"{self.game.player_name(player)} ({holder}): waiting for the {waiting}{online}{link}"
@@ -124,6 +134,7 @@ class Spectator:
             "legend": [],  # no LEDs here
             "faults": [],
             "remote": f"watching {self.participant.link.game} on {self.participant.link.broker}: "
-                      + ", ".join(f"{self.game.player_name(p)} {holder}" for p, holder in enumerate(header.seats)),
+                      + ", ".join(f"{self.game.player_name(p)} {holder}" for p, holder in enumerate(header.seats))
+                      + DICE_WORDS[header.dice if has_dice(state) else ""],
             "piece_colours": self.game.pieces,
         }

@@ -5,7 +5,8 @@ Usage: python board_target.py JOURNAL PORT GAME_ID NAME SEAT GAME OPTIONS SEED [
 the journal's game with the pieces where they stood when it died, plays its seat's moves (drawn
 from SEED and the ply, counted from OFFSET for a game whose setup is a position OFFSET plies into
 another, so a restarted board plays on the same way), carries out the other
-seat's moves as its LEDs show them, and prints "accepted PLY MOVE" once each move is in its
+seat's moves as its LEDs show them (the rolls are entered by hand, as both boards agree: a game replays
+the same from its seed), and prints "accepted PLY MOVE" once each move is in its
 journal, "done" at the end, after checking that the board matches the game.
 """
 
@@ -24,6 +25,7 @@ from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
 from firmware_host.remote.join import host
 from firmware_host.remote.link import Broker
+from firmware_host.remote.protocol import BY_HAND
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
 from hal.dice import EnteredDice
@@ -56,7 +58,7 @@ def main(journal_path: str, port: int, game_id: str, name: str, seat: int, game_
     resumed = journal.resume()
     start = resumed if resumed is not None else game.new_initial_state()
     mock.set_contents({loc: piece for loc, piece in start.contents().items() if piece})
-    remote = host(Broker("127.0.0.1", port), game_id, name, game, seats, clock)
+    remote = host(Broker("127.0.0.1", port), game_id, name, game, seats, clock, BY_HAND)
     daemon = Daemon(game, Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice()), wiring, journal, clock,
                     loop=LoopConfig(debounce_ms=5, settle_ms=100), seats=seats, remote=remote)
     person = hands.Hands(daemon, mock, clock, seed)
