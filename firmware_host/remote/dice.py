@@ -154,9 +154,9 @@ class FairDice:
         self._refused: set[DiceMessage] = set()
 
     def own(self, seq: int, revealed: bool) -> DiceMessage:
-        secret = secret_for(self.key, seq)
-        message = DiceMessage(seq, self.participant.name, commitment(self.game, self.participant.name, seq, secret))
-        return DiceMessage(message.seq, message.by, message.commit, secret) if revealed else message
+        """This participant's commitment to roll ``seq``, with its secret if ``revealed``."""
+        name, secret = self.participant.name, secret_for(self.key, seq)
+        return DiceMessage(seq, name, commitment(self.game, name, seq, secret), secret if revealed else "")
 
     def reopen(self, state: State) -> None:
         """Every roll of ``state``'s history, revealed again: published again at each reconnect."""
