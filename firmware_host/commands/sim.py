@@ -115,7 +115,7 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Part
             raise GameboardError(f"{args.name} holds no seat of {game_id} (its seats: "
                                  f"{', '.join(participant.header.seats)}); to watch it, use "
                                  f"`gameboard watch {args.join}`")
-        agree(participant.header, game_id, args.entered_dice)
+        agree(participant.header, game, game_id, args.entered_dice)
     except GameboardError:
         participant.close()
         raise

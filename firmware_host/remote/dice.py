@@ -25,7 +25,7 @@ from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING
 
-from engine.core import Move, State
+from engine.core import Game, Move, State
 from engine.errors import GameboardError
 from firmware_host.remote.protocol import (
     BY_HAND,
@@ -130,8 +130,16 @@ def position_before(state: State) -> str:
     return position_hash(state)
 
 
-def agree(header: Header, game_id: str, by_hand: bool) -> None:
-    """Refuse to join ``game_id`` unless this participant asks for the dice its host's header says."""
+#: How a board or a page asks for dice by hand, for a message about dice that differ from the header's.
+DICE_FIX = ('agree on the dice: [dice] mode = "entered" on a board, --entered-dice on a page, asks for dice by hand, '
+            "and every seat must ask for the same")
+
+
+def agree(header: Header, game: Game, game_id: str, by_hand: bool) -> None:
+    """Refuse to join ``game_id`` (of ``game``) unless this participant asks for the dice its host's header says
+    (a game without dice takes either)."""
+    if not has_dice(game.new_initial_state()):
+        return
     if header.dice == BY_HAND and not by_hand:
         raise GameboardError(f"the game {game_id} rolls its dice by hand, entered at each board, as its host chose: "
                              "join with --entered-dice to agree to it, or play a game with fair dice")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core import Game
-from firmware_host.remote.dice import DiceMessage, dice_topic
+from firmware_host.remote.dice import DICE_FIX, DiceMessage, dice_topic, has_dice
 from firmware_host.remote.link import Connected, Disconnected, Event, Garbled, Link
 from firmware_host.remote.protocol import (
     FAIR,
@@ -37,9 +37,11 @@ RESEND_PER_HEAR = 20
 
 def game_header(game: Game, seats: tuple[Seat, ...], name: str, dice: str = FAIR) -> Header:
     """The header of ``game`` played with ``seats`` (remote ones held by their holders, the rest by ``name``)
-    and ``dice``; the holder of the first seat hosts."""
+    and ``dice`` (always FAIR for a game without dice); the holder of the first seat hosts."""
     holders = tuple(seat.holder if seat.remote and seat.holder else name for seat in seats)
-    return Header(game.name, dict(game.options), holders, holders[0], position_hash(game.new_initial_state()), dice)
+    start = game.new_initial_state()
+    return Header(game.name, dict(game.options), holders, holders[0], position_hash(start),
+                  dice if has_dice(start) else FAIR)
 
 
 class Participant:
@@ -116,6 +118,8 @@ class Participant:
             differences = self.header.differences(event)
             self.problem = (f"the broker's game {self.link.game} is not this board's: "
                             f"{'; '.join(differences)}; play it under another game id" if differences else "")
+            if event.dice != self.header.dice:
+                self.problem += f", or {DICE_FIX}"
         elif isinstance(event, Presence):
             self.online[event.by] = event.online
         elif isinstance(event, Refusal) and event.seq in self.outbox:

@@ -231,7 +231,8 @@ def test_a_board_restarted_between_commit_and_reveal_reveals_what_it_committed_t
         alice.close()
 
 
-def test_joining_with_other_dice_than_the_hosts_is_refused_saying_which_to_give(mosquitto, spy, tmp_path, capsys):
+def test_joining_with_other_dice_than_the_hosts_is_refused_saying_which_to_give(tables, hands, tmp_path, mosquitto,
+                                                                               spy, capsys):
     game = game_class("groups-of-three")()
     url = f"mqtt://127.0.0.1:{mosquitto.port}/{GAME_ID}"
     publish(spy, header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
@@ -245,6 +246,16 @@ def test_joining_with_other_dice_than_the_hosts_is_refused_saying_which_to_give(
     assert capsys.readouterr().err.endswith(f"gameboard: error: the game {GAME_ID} rolls its dice by hand, entered "
                                             "at each board, as its host chose: join with --entered-dice to agree to "
                                             "it, or play a game with fair dice\n")
+    publish(spy, header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
+    bob, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 1, journal="b.sqlite3", dice=BY_HAND)
+    try:  # a board whose [dice] mode is "entered"
+        run_until(hands.Hands(bob, mock, clock), lambda: "remote" in bob.faults)
+        assert bob.status_text() == ("the remote game cannot go on: the broker's game g1 is not this board's: dice "
+                                     "'fair' against 'by hand'; play it under another game id, or agree on the dice: "
+                                     '[dice] mode = "entered" on a board, --entered-dice on a page, asks for dice by '
+                                     "hand, and every seat must ask for the same")
+    finally:
+        bob.close()
 
 
 def test_a_game_agreed_by_hand_takes_each_seats_entered_roll(tables, hands, tmp_path, mosquitto, spy):
