@@ -33,8 +33,8 @@ from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
-from firmware_host.remote.moves import check, learnt, mover, published, replay
 from firmware_host.remote.dice import FairDice, has_dice
+from firmware_host.remote.moves import check, learnt, mover, published, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, position_hash
 from firmware_host.scanner import Scanner
