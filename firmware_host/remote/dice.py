@@ -161,9 +161,9 @@ class FairDice:
         self._rolled: dict[int, str] = {}
         self._refused: set[DiceMessage] = set()
 
-    def own(self, seq: int, revealed: bool) -> DiceMessage:
+    def own(self, key: str, seq: int, revealed: bool) -> DiceMessage:
         """This participant's commitment to roll ``seq``, with its secret if ``revealed``."""
-        name, secret = self.participant.name, secret_for(self.key, seq)
+        name, secret = self.participant.name, secret_for(key, seq)
         return DiceMessage(seq, name, commitment(self.game, name, seq, secret), secret if revealed else "")
 
     def reopen(self, state: State) -> None:
@@ -175,7 +175,8 @@ class FairDice:
         try:
             while popped:
                 if state.is_chance_node():
-                    self.participant.dice_outbox[len(state.history) + 1] = self.own(len(state.history) + 1, True)
+                    self.participant.dice_outbox[len(state.history) + 1] = self.own(self.key, len(state.history) + 1,
+                                                                                    True)
                 state.push(popped.pop())
         finally:
             while popped:
@@ -187,20 +188,26 @@ class FairDice:
         seq = len(state.history) + 1
         if seq in self._rolled:
             return self._rolled[seq]
-        name = self.participant.name if self.key is not None else None
-        parts = {holder: self._held(seq, holder) for holder in self.holders if holder != name}
-        if self.key is not None:
-            mine = self.participant.dice_outbox.get(seq)
-            if mine is None:
-                self.participant.publish_dice(mine := self.own(seq, False))
-            if not mine.secret and all(part is not None for part in parts.values()):
-                self.participant.publish_dice(mine := self.own(seq, True))
-            parts[name] = mine
-        if any(part is None or not part.secret for part in parts.values()):
+        me = self.participant.name if self.key is not None else None
+        others = {holder: self._held(seq, holder) for holder in self.holders if holder != me}
+        secrets = {holder: part.secret for holder, part in others.items() if part is not None and part.secret}
+        if me is not None and self.key is not None:
+            secrets[me] = self._take_part(self.key, seq, all(part is not None for part in others.values()))
+        if not all(secrets.get(holder) for holder in self.holders):
             return None
-        self._rolled[seq] = derive(position_before(state), seq, [parts[holder].secret for holder in self.holders],
+        self._rolled[seq] = derive(position_before(state), seq, [secrets[holder] for holder in self.holders],
                                    state.chance_outcomes())
         return self._rolled[seq]
+
+    def _take_part(self, key: str, seq: int, all_committed: bool) -> str:
+        """Commit to roll ``seq`` (once), reveal once ``all_committed`` (every other holder did); the secret
+        revealed, "" before."""
+        mine = self.participant.dice_outbox.get(seq)
+        if mine is None:
+            self.participant.publish_dice(mine := self.own(key, seq, False))
+        if not mine.secret and all_committed:
+            self.participant.publish_dice(mine := self.own(key, seq, True))
+        return mine.secret
 
     def _held(self, seq: int, holder: str) -> DiceMessage | None:
         """``holder``'s part in roll ``seq`` as first committed, with its secret once one opens it; what
@@ -240,7 +247,7 @@ class FairDice:
         missing = [holder for holder, part in parts.items() if part is None]
         kind = "commitment"
         if not missing:
-            missing, kind = [holder for holder, part in parts.items() if not part.secret], "secret"
+            missing, kind = [holder for holder, part in parts.items() if part and not part.secret], "secret"
         if not missing:
             return ""
         return f"{' and '.join(missing)}'s {kind}{'s' if len(missing) > 1 else ''}"

@@ -110,9 +110,9 @@ class Participant:
                 heard.append(event)
                 seqs.add(event.seq)
         elif isinstance(event, DiceMessage) and event.by in self.header.seats:
-            heard = self.dice_heard.setdefault((event.seq, event.by), [])
-            if event not in heard:
-                heard.append(event)
+            parts = self.dice_heard.setdefault((event.seq, event.by), [])
+            if event not in parts:
+                parts.append(event)
         elif isinstance(event, Header):
             self.heard_header = event
             differences = self.header.differences(event)

@@ -50,15 +50,15 @@ class Spectator:
         while not self.state.is_terminal():
             seq, player = len(self.state.history) + 1, mover(self.state)
             holder = self.participant.header.seats[player] if player >= 0 else None
-            fair = self.fair_dice is not None and self.state.is_chance_node()
-            if fair and self.fair_dice.roll(self.state) is None:
+            dice = self.fair_dice if self.state.is_chance_node() else None
+            if dice is not None and dice.roll(self.state) is None:
                 return applied  # not every secret is in: the roll cannot be checked yet
             move = None
             for message in self.participant.candidates(seq):
                 try:
                     if message.reveal and message.by == holder:
                         self._learn(message.reveal)
-                    wrong = self.fair_dice.wrong(self.state, message) if fair and message.by == holder else ""
+                    wrong = dice.wrong(self.state, message) if dice is not None and message.by == holder else ""
                     checked = wrong or check(self.state, message, holder)
                 except ValueError as exc:
                     checked = str(exc)
