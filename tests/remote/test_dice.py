@@ -17,9 +17,10 @@ from engine.registry import game_class
 from firmware_host.cli import main
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
-from firmware_host.remote.dice import DiceMessage, commitment, derive, dice_topic, secret_for, weights
+from firmware_host.remote.dice import DiceMessage, FairDice, commitment, derive, dice_topic, secret_for, weights
 from firmware_host.remote.join import host, join
-from firmware_host.remote.link import Broker
+from firmware_host.remote.link import Broker, Link
+from firmware_host.remote.participant import Participant
 from firmware_host.remote.participant import game_header
 from firmware_host.remote.protocol import (
     BY_HAND,
@@ -290,3 +291,34 @@ def test_a_game_agreed_by_hand_takes_each_seats_entered_roll(tables, hands, tmp_
     finally:
         session.close()
         alice.close()
+
+
+def test_three_participants_and_a_spectator_derive_one_roll_from_three_secrets_in_seat_order(mosquitto):
+    """Over-Pass for three through the broker, the participants without boards: each commits, reveals once it
+    holds both others' commitments, and all four derive the roll from the secrets in the header's order."""
+    game = game_class("overpass")(players=3)
+    state, rng = game.new_initial_state(), random.Random(3)
+    while not state.is_chance_node():
+        state.push(pick(state, rng))
+    names = ("carol", "alice", "bob")  # the header's seat order, not the names'
+    header = game_header(game, tuple(Seat("remote", holder=name) for name in names), "carol")
+    broker, clock = Broker("127.0.0.1", mosquitto.port), ManualClock()
+    keys = [hashlib.sha256(name.encode()).hexdigest() for name in names]
+    participants = [Participant(Link(broker, GAME_ID, name), header, clock) for name in (*names, "dave")]
+    dice = [FairDice(participant, key) for participant, key in zip(participants, [*keys, None])]
+    try:
+        deadline = time.monotonic() + 10
+        while None in [fair.roll(state) for fair in dice]:  # each takes its part
+            assert time.monotonic() < deadline, [fair.waiting(state) for fair in dice]
+            for participant in participants:
+                participant.hear()
+            time.sleep(0.01)
+        seq = len(state.history) + 1
+        secrets = [secret_for(key, seq) for key in keys]
+        expected = derive(position_hash(state), seq, secrets, state.chance_outcomes())
+        assert {fair.roll(state) for fair in dice} == {expected}
+        in_name_order = [secrets[names.index(name)] for name in sorted(names)]
+        assert derive(position_hash(state), seq, in_name_order, state.chance_outcomes()) != expected  # it matters
+    finally:
+        for participant in participants:
+            participant.close()
