@@ -35,8 +35,8 @@ from engine.registry import game_class
 from firmware_host.journal import Journal
 from firmware_host.remote.join import host
 from firmware_host.remote.link import Broker
-from firmware_host.remote.moves import check
-from firmware_host.remote.protocol import MoveMessage, position_hash
+from firmware_host.remote.moves import Chain, check
+from firmware_host.remote.protocol import MoveMessage
 from firmware_host.seats import HUMAN, Seat
 
 GAME = "squareoff"
@@ -72,6 +72,7 @@ class Seated:
         self.game_id = f"club-{self.table}-{self.round}"
         self.journal = Journal(self.folder / f"{names[self.seat]}-{self.round}.sqlite3")
         self.state = game.new_initial_state()
+        self.chain = Chain(self.state)
         self.journal.start(self.state, remote=self.game_id)
         self.remote = host(Broker("127.0.0.1", self.port), self.game_id, names[self.seat], game, seats)
         self.holders = seats
@@ -93,11 +94,11 @@ class Seated:
                 move = state.random_move(self.rng)
                 self._commit(move)
                 commits.append((self.game_id, seq, "sent", time.monotonic()))
-                self.remote.publish(MoveMessage(seq, str(move), self.remote.name, position_hash(state)))
+                self.remote.publish(MoveMessage(seq, str(move), self.remote.name, self.chain.head))
             return
         holder = self.remote.header.seats[state.current_player]
         for message in self.remote.candidates(seq):
-            checked = check(state, message, holder)
+            checked = check(state, self.chain, message, holder)
             if not isinstance(checked, str):
                 self._commit(checked)
                 commits.append((self.game_id, seq, "heard", time.monotonic()))
@@ -106,6 +107,7 @@ class Seated:
 
     def _commit(self, move) -> None:
         self.state.push(move)
+        self.chain.record(self.state)
         outcome = self.state.outcome()
         self.journal.record(move, None if outcome is None else outcome.reason)
 

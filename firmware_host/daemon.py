@@ -34,9 +34,9 @@ from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
 from firmware_host.remote.dice import FairDice, has_dice
-from firmware_host.remote.moves import check, learnt, mover, published, replay
+from firmware_host.remote.moves import Chain, check, learnt, mover, published, replay
 from firmware_host.remote.participant import Participant
-from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, position_hash
+from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage
 from firmware_host.scanner import Scanner
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.thinker import Answer, Question, Thinker
@@ -108,11 +108,14 @@ class Daemon:
         self.state = self._opening_state(state_or_game)
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
+        #: In a remote game, the chained hash after each ply (what each move message carries).
+        self.chain: Chain | None = None
         #: A remote game's fair dice (None: rolled here, or by hand as every seat agreed): the board's own
         #: dice are not read.
-        self.fair_dice = None
+        self.fair_dice: FairDice | None = None
         if remote is not None:
-            remote.outbox.update(published(self.state, remote.name, remote.holds))
+            self.chain = Chain(self.state)
+            remote.resume(published(self.state, self.chain, remote.header.seats))
             if remote.header.dice == FAIR and has_dice(self.state):
                 self.fair_dice = FairDice(remote, journal.remote_key)
                 self.fair_dice.reopen(self.state)
@@ -313,24 +316,26 @@ class Daemon:
     def _opening_state(self, state_or_game: State | Game) -> State:
         """An explicit position starts a new game; a game resumes the journal's unfinished one of the same kind."""
         remote = self.remote.link.game if self.remote is not None else None
+        header = self.remote.header.payload().decode() if self.remote is not None else None
         if isinstance(state_or_game, State):
-            self.journal.start(state_or_game, remote)
+            self.journal.start(state_or_game, remote, header)
             return state_or_game
         resumed = self.journal.resume()
         if resumed is not None and resumed.game.name == state_or_game.name \
-                and resumed.game.options == state_or_game.options and self.journal.remote == remote:
+                and resumed.game.options == state_or_game.options and self.journal.remote == remote \
+                and (self.remote is None or self.remote.plays(self.journal.remote_header)):
             return resumed
         state = state_or_game.new_initial_state()
         if remote is not None:  # the values this board's seats hide, dealt here and known only here
             state = state.game.state_from_position(deal_unseen(state, seen_by(state, PUBLIC), random.SystemRandom()))
-        self.journal.start(state, remote)
+        self.journal.start(state, remote, header)
         return state
 
     def _roll(self, now: float) -> None:
         """Ask the dice for a roll (a remote seat's comes from the broker, fair dice are rolled with every
         seat's holder); an entered roll that is not on offer is reported, not fatal."""
         if self.fair_dice is not None:
-            rolled = self.fair_dice.roll(self.state)
+            rolled = self.fair_dice.roll(self.state, self.chain)
             if rolled is None:
                 return
             move = self._remote_move() if self._held_elsewhere(self._mover()) else self.state.parse_move(rolled)
@@ -409,9 +414,10 @@ class Daemon:
             self.state.pop()
             raise
         self._history_text.append(str(move))
-        if remote is not None and remote.holds(mover):
-            remote.publish(MoveMessage(len(self._history_text), str(move), remote.name, position_hash(self.state),
-                                       reveal))
+        if remote is not None:
+            self.chain.record(self.state)
+            if remote.holds(mover):
+                remote.publish(MoveMessage(len(self._history_text), str(move), remote.name, self.chain.head, reveal))
 
     def _journalled(self, write: Callable[[], None], now: float, meanwhile: str) -> bool:
         """Run ``write`` (journal, then game); if the journal fails, raise its fault, retry later, return False."""
@@ -455,6 +461,8 @@ class Daemon:
         for _ in range(plies):
             self.state.pop()
         del self._history_text[len(self._history_text) - plies:]
+        if self.chain is not None:
+            self.chain.cut(len(self._history_text))
         self._last_move = frozenset()
         self._todo = ()
 
@@ -586,6 +594,7 @@ class Daemon:
         for message in self.remote.candidates(seq):
             checked = self._check_remote(message, holder)
             if isinstance(checked, Move):
+                self.remote.apply(message)  # the first copy that passes is the move: another is a rewrite
                 return checked
             self.remote.refuse(message, checked)
             self._note = f"refused {message.by}'s move {seq} ({message.move}): {checked}"
@@ -595,7 +604,7 @@ class Daemon:
         """The move ``message`` carries, or why it is refused; a value it reveals is learnt first (journal
         first, then the game replayed on it).  A roll must be the one the fair dice gave."""
         if self.fair_dice is not None and self.state.is_chance_node() and message.by == holder:
-            wrong = self.fair_dice.wrong(self.state, message)
+            wrong = self.fair_dice.wrong(self.state, self.chain, message)
             if wrong:
                 return wrong
         if message.reveal and message.by == holder:
@@ -611,7 +620,7 @@ class Daemon:
                 except JournalWriteError as exc:
                     return f"cannot keep what it reveals: {exc}"
                 self.state = replay(setup_learnt, self._history_text)
-        return check(self.state, message, holder)
+        return check(self.state, self.chain, message, holder)
 
     def _question(self, by: str, ply: int) -> Question:
         """What to ask about the position at ``ply`` (the start of the turn to decide).  A puzzle's hint

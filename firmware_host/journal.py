@@ -61,8 +61,16 @@ CREATE TABLE IF NOT EXISTS remote_keys (
     key TEXT NOT NULL
 );
 """
+#: The header each remote game was played with (the protocol's JSON, as it was heard or written), so that a
+#: participant that joined a game from the broker's header resumes it without the broker.
+HEADER_SCHEMA = """
+CREATE TABLE IF NOT EXISTS remote_headers (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    header TEXT NOT NULL
+);
+"""
 #: Tables a journal may lack.
-ADDED_LATER = frozenset({"remote_games", "remote_keys"})
+ADDED_LATER = frozenset({"remote_games", "remote_keys", "remote_headers"})
 
 
 class JournalError(GameboardError, RuntimeError):
@@ -106,7 +114,7 @@ def _tables(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
 def _journal_tables() -> dict[str, tuple[str, ...]]:
     """The tables a journal may have, read from the schemas so that the check never drifts from them."""
     with closing(sqlite3.connect(":memory:")) as db:
-        db.executescript(SCHEMA + REMOTE_SCHEMA + KEY_SCHEMA)
+        db.executescript(SCHEMA + REMOTE_SCHEMA + KEY_SCHEMA + HEADER_SCHEMA)
         return _tables(db)
 
 
@@ -187,6 +195,8 @@ class Journal:
         self.remote: str | None = None
         #: The current remote game's secret key (64 hex digits), if it is one.
         self.remote_key: str | None = None
+        #: The header the current remote game was played with, if it is one and its header was kept.
+        self.remote_header: str | None = None
 
     @contextmanager
     def _refusing(self) -> Iterator[None]:
@@ -224,11 +234,19 @@ class Journal:
                                        f"{exc}; {_salvage_or_move_aside(self.path)}") from None
         self.game_id, self.plies, self.remote = game_id, len(moves), remote
         self.remote_key = self._key(game_id) if remote is not None else None
+        self.remote_header = self._header(game_id)
         return state
 
-    def start(self, state: State, remote: str | None = None) -> None:
+    def unfinished_header(self, remote: str) -> str | None:
+        """The header of the unfinished game (the one ``resume`` would take up), if it is the remote game
+        ``remote`` and its header was kept: read without replaying the game."""
+        with self._refusing():
+            row = self._db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+            return None if row is None or self._remote_id(row[0]) != remote else self._header(row[0])
+
+    def start(self, state: State, remote: str | None = None, header: str | None = None) -> None:
         """Begin a new game from ``state`` (its moves so far become its setup), the remote game ``remote``
-        if it is one; close any unfinished one."""
+        played with ``header`` if it is one; close any unfinished one."""
         with self._writing("the new game"), self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute("UPDATE games SET finished = ?, result = 'abandoned' WHERE finished IS NULL",
@@ -238,13 +256,24 @@ class Journal:
             if remote is not None:
                 self._db.execute(REMOTE_SCHEMA)
                 self._db.execute("INSERT INTO remote_games (game, remote) VALUES (?, ?)", (cursor.lastrowid, remote))
+                if header is not None:
+                    self._db.execute(HEADER_SCHEMA)
+                    self._db.execute("INSERT INTO remote_headers (game, header) VALUES (?, ?)",
+                                     (cursor.lastrowid, header))
         self.game_id, self.plies, self.remote = cursor.lastrowid, 0, remote
         self.remote_key = self._key(cursor.lastrowid) if remote is not None else None
+        self.remote_header = header if remote is not None else None
 
     def _remote_id(self, game_id: int) -> str | None:
         if "remote_games" not in _tables(self._db):
             return None
         row = self._db.execute("SELECT remote FROM remote_games WHERE game = ?", (game_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def _header(self, game_id: int) -> str | None:
+        if "remote_headers" not in _tables(self._db):
+            return None
+        row = self._db.execute("SELECT header FROM remote_headers WHERE game = ?", (game_id,)).fetchone()
         return None if row is None else row[0]
 
     def _key(self, game_id: int) -> str:

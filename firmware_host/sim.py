@@ -29,6 +29,7 @@ from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
 from firmware_host.remote.participant import Participant
 from firmware_host.seats import parse_seats
+from firmware_host.todo import Todo
 from firmware_host.tracker import Status
 from firmware_host.web.view import snapshot_view
 from hal.base import BUTTONS
@@ -183,8 +184,8 @@ class SimSession:
             self.mock.buttons.press("confirm")  # the auto hands made the whole move, its flips and stacks too
             return
         guide = daemon.carry
-        if not self.auto or guide is None or self.hand or daemon.left_to_do:
-            return  # the person's own move first: its flips are theirs to make and confirm
+        if not self.auto or guide is None or self.hand or not self._done_by_hand(daemon.left_to_do):
+            return  # the person's own move first: its flips are theirs to make
         key = f"{len(daemon.state.history)}:{guide.move}"
         view = daemon.tracker.view
         if view.status is Status.CONFIRM and not self._auto_queue:
@@ -201,6 +202,13 @@ class SimSession:
               for change in changes if change.after is not None)]
         for n, action in enumerate(actions, 1):
             self._auto_queue.append((now + n * AUTO_PAUSE_S, action))
+
+    def _done_by_hand(self, todos: tuple[Todo, ...]) -> bool:
+        """Whether the board holds what the person's move left them to do (flips the sensors cannot see): the
+        auto hands carry out the next move once it does, confirmed or not, so a remote or computer move never
+        waits on a confirm the person has no reason to press."""
+        expected = self.daemon.state.contents()
+        return all(self.mock.contents.get(todo.location) == expected.get(todo.location) for todo in todos)
 
     async def run(self) -> None:
         """Step the daemon at the scan rate until cancelled."""

@@ -12,7 +12,7 @@ from engine.errors import GameboardError
 from engine.registry import GAMES
 from firmware_host.commands.arguments import (add_broker_arguments, add_option_argument, add_page_arguments,
                                               broker_address, game_options)
-from firmware_host.remote.protocol import BY_HAND, FAIR, ProtocolError, check_name
+from firmware_host.remote.protocol import BY_HAND, FAIR, NAME, ProtocolError, check_name
 
 if TYPE_CHECKING:
     from firmware_host.remote.participant import Participant
@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="enter the dice on the page instead of rolling (in a remote game, every seat must ask "
                           "for it: the host and each joiner)")
     sim.add_argument("--seed", type=int, help="seed for the dice and the noise")
-    sim.add_argument("--journal", type=Path, help="the game journal (default: in ~/.local/state/gameboard)")
+    sim.add_argument("--journal", type=Path, help="the game journal (default: in ~/.local/state/gameboard, one for "
+                                                  "each remote game and --name)")
     remote = sim.add_argument_group("remote play", "play a game through an MQTT broker (docs/remote.md)")
     remote.add_argument("--join", metavar="URL",
                         help="the game on the broker, mqtt://[USER@]HOST[:PORT]/GAME (mqtts:// for TLS): "
@@ -57,14 +58,14 @@ def run_sim(args: argparse.Namespace) -> int:
     from firmware_host.web.serve import Listener
 
     options = game_options(args.option)
-    journal = args.journal or state_dir() / "sim-journal.sqlite3"
+    journal = args.journal or state_dir() / default_journal(args)
     problem = cannot_write(journal)
     if problem:
         raise GameboardError(f"cannot keep the journal: {problem}; give --journal a file in a folder you can write")
 
     game, seats, remote = args.game, args.seats, None
     if args.join is not None:
-        remote, game, options, seats = remote_seat(args, options)
+        remote, game, options, seats = remote_seat(args, options, journal)
     elif any(seat.startswith("remote:") for seat in seats):
         raise GameboardError("a remote:NAME seat is played through a broker: give --join mqtt://HOST/GAME and --name "
                              "(docs/remote.md)")
@@ -79,13 +80,28 @@ def run_sim(args: argparse.Namespace) -> int:
     return 0
 
 
-def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Participant, str, dict[str, Any],
-                                                                             list[str]]:
+def default_journal(args: argparse.Namespace) -> str:
+    """The journal's file in the state folder: one per remote game and participant, so that two pages on one
+    computer (docs/remote.md's first example) never share a game; one for the games played alone."""
+    from firmware_host.remote.link import LinkError, game_address
+
+    if args.join is None or not args.name or not NAME.fullmatch(args.name):
+        return "sim-journal.sqlite3"
+    try:
+        _, game_id = game_address(args.join)
+    except LinkError:  # refused with its reason once the options are read
+        return "sim-journal.sqlite3"
+    return f"sim-{game_id}-{args.name}.sqlite3"
+
+
+def remote_seat(args: argparse.Namespace, options: dict[str, Any], journal: Path
+                ) -> tuple[Participant, str, dict[str, Any], list[str]]:
     """This page's part in the remote game ``--join`` names: hosted (``--seats`` with remote:NAME seats) or
-    joined; the participant, the game, its options and the seats."""
+    joined (taken up again from ``journal`` when it holds that game unfinished); the participant, the game,
+    its options and the seats."""
     from engine.registry import game_class
     from firmware_host.remote.dice import agree
-    from firmware_host.remote.join import host, join
+    from firmware_host.remote.join import host, join, kept_header
     from firmware_host.seats import parse_seats
 
     if not args.name:
@@ -108,8 +124,12 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any]) -> tuple[Part
                              "to join one, leave --seats out")
     if options:
         raise GameboardError("--option: a game joined has the options its host chose; leave --option out to join")
-    print(f"gameboard: joining {game_id} on {broker} as {args.name}...", flush=True)
-    participant, game, seats = join(broker, game_id, args.name, wait=args.wait)
+    kept = kept_header(journal, game_id)
+    if kept is None:
+        print(f"gameboard: joining {game_id} on {broker} as {args.name}...", flush=True)
+    else:
+        print(f"gameboard: taking {game_id} up again from {journal}, as {args.name} on {broker}", flush=True)
+    participant, game, seats = join(broker, game_id, args.name, wait=args.wait, kept=kept)
     try:
         if not participant.header.held_by(args.name):
             raise GameboardError(f"{args.name} holds no seat of {game_id} (its seats: "

@@ -4,7 +4,7 @@ Before the roll of ply ``seq``, every participant holding a seat commits to a se
 retained ``by/{name}/dice/{seq}`` message with its commitment, a SHA-256), and reveals
 the secret on the same topic only once it holds every other holder's commitment: nobody
 can choose a secret knowing another's.  The roll derives from every secret together with
-the hash of the position before it (``derive``); the holder of the seat that rolls
+the chained hash of the history before it (``derive``); the holder of the seat that rolls
 publishes it as the move of ply ``seq``, and every board and spectator derives it too:
 a roll that is not the derived one, a secret that does not open its commitment, a
 commitment changed once heard, are refused and shown.
@@ -38,11 +38,11 @@ from firmware_host.remote.protocol import (
     Refusal,
     _field,
     _object,
-    position_hash,
     refused_topic,
 )
 
 if TYPE_CHECKING:
+    from firmware_host.remote.moves import Chain
     from firmware_host.remote.participant import Participant
 
 #: A secret and a commitment: 64 lowercase hex digits (256 bits).
@@ -107,10 +107,11 @@ def weights(outcomes: Sequence[tuple[Move, float]]) -> tuple[list[tuple[str, int
     return table, total
 
 
-def derive(position: str, seq: int, secrets: Sequence[str], outcomes: Sequence[tuple[Move, float]]) -> str:
-    """The roll of ply ``seq``: SHA-256 of "POSITION:SEQ:SECRET1:SECRET2..." read as a big-endian number,
-    modulo the outcomes' denominator, picks the outcome whose running sum of weights first exceeds it."""
-    digest = hashlib.sha256(":".join([position, str(seq), *secrets]).encode()).digest()
+def derive(before: str, seq: int, secrets: Sequence[str], outcomes: Sequence[tuple[Move, float]]) -> str:
+    """The roll of ply ``seq``: SHA-256 of "BEFORE:SEQ:SECRET1:SECRET2..." (``before``: the chained hash of the
+    history before it), a big-endian number modulo the outcomes' denominator, picks the outcome whose running
+    sum of weights first exceeds it."""
+    digest = hashlib.sha256(":".join([before, str(seq), *secrets]).encode()).digest()
     table, total = weights(outcomes)
     left = int.from_bytes(digest, "big") % total
     for text, weight in table:
@@ -123,11 +124,6 @@ def derive(position: str, seq: int, secrets: Sequence[str], outcomes: Sequence[t
 def has_dice(state: State) -> bool:
     """Whether ``state``'s game has chance nodes (it tells its outcomes)."""
     return type(state).chance_outcomes is not State.chance_outcomes
-
-
-def position_before(state: State) -> str:
-    """The hash of the position a roll derives from: the position before it (the only place that says which)."""
-    return position_hash(state)
 
 
 #: How a board or a page asks for dice by hand, for a message about dice that differ from the header's.
@@ -158,7 +154,8 @@ class FairDice:
         self.key = key if participant.header.held_by(participant.name) else None
         #: Every seat's holder, once each, in the header's order: the order the secrets are joined in.
         self.holders = tuple(dict.fromkeys(participant.header.seats))
-        self._rolled: dict[int, str] = {}
+        #: The rolls derived, by ply and the chained hash before it.
+        self._rolled: dict[tuple[int, str], str] = {}
         self._refused: set[DiceMessage] = set()
 
     def own(self, key: str, seq: int, revealed: bool) -> DiceMessage:
@@ -182,12 +179,13 @@ class FairDice:
             while popped:
                 state.push(popped.pop())
 
-    def roll(self, state: State) -> str | None:
-        """The roll of the chance node ``state`` is at, once every holder's secret is in and checked; None
-        before.  A participant holding a seat commits, then reveals once it holds every commitment."""
-        seq = len(state.history) + 1
-        if seq in self._rolled:
-            return self._rolled[seq]
+    def roll(self, state: State, chain: Chain) -> str | None:
+        """The roll of the chance node ``state`` (whose history ``chain`` covers) is at, once every holder's
+        secret is in and checked; None before.  A participant holding a seat commits, then reveals once it
+        holds every commitment."""
+        seq, basis = len(state.history) + 1, chain.head
+        if (seq, basis) in self._rolled:
+            return self._rolled[seq, basis]
         me = self.participant.name if self.key is not None else None
         others = {holder: self._held(seq, holder) for holder in self.holders if holder != me}
         secrets = {holder: part.secret for holder, part in others.items() if part is not None and part.secret}
@@ -195,9 +193,9 @@ class FairDice:
             secrets[me] = self._take_part(self.key, seq, all(part is not None for part in others.values()))
         if not all(secrets.get(holder) for holder in self.holders):
             return None
-        self._rolled[seq] = derive(position_before(state), seq, [secrets[holder] for holder in self.holders],
-                                   state.chance_outcomes())
-        return self._rolled[seq]
+        rolled = derive(basis, seq, [secrets[holder] for holder in self.holders], state.chance_outcomes())
+        self._rolled[seq, basis] = rolled
+        return rolled
 
     def _take_part(self, key: str, seq: int, all_committed: bool) -> str:
         """Commit to roll ``seq`` (once), reveal once ``all_committed`` (every other holder did); the secret
@@ -234,9 +232,9 @@ class FairDice:
         refusal = Refusal(participant.name, message.seq, f"dice of {message.by}", reason)
         participant.link.publish(refused_topic(self.game, participant.name), refusal.payload(), retain=False)
 
-    def wrong(self, state: State, message: MoveMessage) -> str:
+    def wrong(self, state: State, chain: Chain, message: MoveMessage) -> str:
         """Why ``message`` is not the roll the dice gave at ``state`` ("" when it is)."""
-        rolled = self.roll(state)
+        rolled = self.roll(state, chain)
         return "" if message.move == rolled else f"{message.move!r} is not the roll the fair dice gave ({rolled})"
 
     def waiting(self, state: State) -> str:

@@ -3,20 +3,24 @@
 ``host`` opens the link for a game this board defines (its seats say which are held
 elsewhere, ``remote:NAME``); ``join`` waits for the header a host wrote and gives this
 participant's seats: its own are ``mine`` (a person by default), every other one
-``remote:HOLDER``.  A spectator joins holding no seat.
+``remote:HOLDER``.  A spectator joins holding no seat.  A participant that joined a game
+keeps its header in its journal (``kept_header``): restarted, it takes the game up again
+from there, whether the broker is reachable or has lost the header.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from engine.core import Game
 from engine.errors import GameboardError
 from engine.registry import game_class
+from firmware_host.journal import Journal
 from firmware_host.remote.link import Broker, Link
 from firmware_host.remote.participant import Participant, game_header
-from firmware_host.remote.protocol import FAIR
+from firmware_host.remote.protocol import FAIR, Header, ProtocolError
 from firmware_host.seats import HUMAN, Seat
 
 #: How long a participant joining waits for the game's header before giving up (seconds).
@@ -36,11 +40,14 @@ def host(broker: Broker, game_id: str, name: str, game: Game, seats: tuple[Seat,
 
 
 def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: float = JOIN_WAIT_S,
-         clock: Callable[[], float] = time.monotonic) -> tuple[Participant, Game, tuple[Seat, ...]]:
+         kept: Header | None = None, clock: Callable[[], float] = time.monotonic
+         ) -> tuple[Participant, Game, tuple[Seat, ...]]:
     """This participant in the game ``game_id`` its host set up on the broker: the participant, the game and
-    the seats (``mine`` where the header names this participant)."""
+    the seats (``mine`` where the header names this participant).  ``kept``: the header it joined with
+    before (``kept_header``), taken without waiting for the broker; the broker's is checked against it once
+    heard, and another game there is reported, never switched to."""
     link = Link(broker, game_id, name)
-    header = link.header(wait)
+    header = kept or link.header(wait)
     if header is None:
         problem = link.problem
         link.close()
@@ -54,3 +61,17 @@ def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: f
     seats = tuple(mine if holder == name else Seat("remote", holder=holder) for holder in header.seats)
     return Participant(link, header, clock), game, seats
 
+
+def kept_header(journal: Path, game_id: str) -> Header | None:
+    """The header of the game ``game_id`` if it is the unfinished game of the journal at ``journal``."""
+    if not journal.exists():
+        return None
+    kept = Journal(journal)
+    try:
+        text = kept.unfinished_header(game_id)
+    finally:
+        kept.close()
+    try:
+        return None if text is None else Header.parse(text.encode())
+    except ProtocolError:  # kept by a release speaking another version: that game cannot go on
+        return None

@@ -10,6 +10,7 @@ arrived since the last call, parsed; the scan loop calls it and never waits.
 from __future__ import annotations
 
 import queue
+import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -138,7 +139,9 @@ class Link:
         #: Why the link is not connected now, in words ("" when it is).
         self.problem = ""
         self._refused = ""
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gameboard-{game}-{name}",
+        #: The id this link asks the broker for (a broker configured as documented uses the user name instead).
+        self.client_id = client_id(game, name)
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id,
                              clean_session=True, protocol=mqtt.MQTTv311)
         client.will_set(presence_topic(game, name), b"offline", qos=1, retain=True)
         if broker.username is not None:
@@ -236,6 +239,13 @@ class Link:
                     break
         self._client.disconnect()  # a clean disconnect: no last will (the "offline" above said it)
         self._client.loop_stop()
+
+
+def client_id(game: str, name: str) -> str:
+    """A client id nobody can guess: a broker drops the older of two connections with the same id, so a
+    predictable one (``gameboard-{game}-{name}``) let anyone knock a participant off.  Random per link, kept
+    across its reconnects; a clean session, so nothing is lost with it when the board restarts."""
+    return f"gameboard-{game}-{name}-{secrets.token_hex(8)}"
 
 
 def _hidden(url: str) -> str:

@@ -1,21 +1,62 @@
 """Moves heard from the broker: who makes each, the checks before one is applied, and what it reveals.
 
 The same for a board (``firmware_host.daemon``) and a spectator: a move is applied only if
-it comes from the holder of the seat to move, is legal, and leads to the position its sender
-reached (the hashes agree).  A hidden value it reveals (Pawns Crossing's declared token) is
-learnt into the game's setup first, and the game replayed on it.
+it comes from the holder of the seat to move, is legal, and leads to the history its sender
+reached (the chained hashes agree: each covers the one before, so a move binds every move
+before it).  A hidden value it reveals (Pawns Crossing's declared token) is learnt into the
+game's setup first, and the game replayed on it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from engine.core import IllegalMoveError, Move, State
 from engine.hidden import facts, learn, revealed
 from engine.registry import state_from_json
-from firmware_host.remote.protocol import MoveMessage, position_hash
+from firmware_host.remote.protocol import MoveMessage, chained_hash, position_hash
+
+
+class Chain:
+    """The chained hash after each ply of a game, kept as it goes: ``hashes[n]`` is what the move message of
+    ply ``n`` carries, ``hashes[0]`` the setup's position hash.  Built once from a state's history, then
+    extended by ``record`` at each move and ``cut`` at a takeback, so no check replays the game."""
+
+    def __init__(self, state: State) -> None:
+        plies = len(state.history)
+        popped = [state.pop() for _ in range(plies)]  # popped[i] is the move of ply plies - i
+        self.hashes = [position_hash(state)]
+        try:
+            for move in reversed(popped):
+                state.push(move)
+                self.record(state)
+        finally:
+            while len(state.history) < plies:
+                state.push(popped[plies - 1 - len(state.history)])
+
+    def __len__(self) -> int:
+        """The plies the chain covers."""
+        return len(self.hashes) - 1
+
+    @property
+    def head(self) -> str:
+        return self.hashes[-1]
+
+    def following(self, state: State) -> str:
+        """The chained hash of ``state``, whose last move is the ply after the chain's last."""
+        return chained_hash(self.head, len(self.hashes), str(state.history[-1]), position_hash(state))
+
+    def record(self, state: State) -> None:
+        """Extend the chain by ``state``'s last move, just made."""
+        if len(state.history) != len(self.hashes):
+            raise ValueError(f"the chain covers {len(self)} plies; a state of {len(state.history)} does not follow")
+        self.hashes.append(self.following(state))
+
+    def cut(self, plies: int) -> None:
+        """Keep the first ``plies`` plies: the rest were taken back."""
+        del self.hashes[plies + 1:]
 
 
 def mover(state: State) -> int:
@@ -29,9 +70,9 @@ def mover(state: State) -> int:
         state.pop()
 
 
-def check(state: State, message: MoveMessage, holder: str | None) -> Move | str:
-    """The move ``message`` carries if it comes from ``holder``, is legal in ``state`` and leads to the
-    position its sender reached; else why not."""
+def check(state: State, chain: Chain, message: MoveMessage, holder: str | None) -> Move | str:
+    """The move ``message`` carries if it comes from ``holder``, is legal in ``state`` (whose history
+    ``chain`` covers) and leads to the history its sender reached; else why not."""
     if message.by != holder:
         return f"{message.by} does not hold the seat to move ({holder} does)"
     try:
@@ -40,11 +81,11 @@ def check(state: State, message: MoveMessage, holder: str | None) -> Move | str:
         return str(exc)
     state.push(move)
     try:
-        reached = position_hash(state)
+        reached = chain.following(state)
     finally:
         state.pop()
     if reached != message.hash:
-        return f"it leads to position {reached} here, not {message.hash}: the boards' games differ"
+        return f"it leads to history {reached} here, not {message.hash}: the boards' games differ"
     return move
 
 
@@ -62,16 +103,16 @@ def replay(setup: dict[str, Any], moves: Sequence[str]) -> State:
     return state
 
 
-def published(state: State, name: str, holds: Callable[[int], bool]) -> dict[int, MoveMessage]:
-    """The moves of the seats ``name`` holds in ``state``'s history, as they were published."""
+def published(state: State, chain: Chain, holders: Sequence[str]) -> dict[int, MoveMessage]:
+    """Every ply of ``state``'s history (which ``chain`` covers) as its seat's holder published it
+    (``holders`` by player, as in the header)."""
     messages, plies = {}, len(state.history)
     popped = [state.pop() for _ in range(plies)]  # popped[i] is the move of ply plies - i
     try:
         for seq, move in enumerate(reversed(popped), 1):
             made_by, reveal = mover(state), revealed(state, move)
             state.push(move)
-            if holds(made_by):
-                messages[seq] = MoveMessage(seq, str(move), name, position_hash(state), reveal)
+            messages[seq] = MoveMessage(seq, str(move), holders[made_by], chain.hashes[seq], reveal)
     finally:
         while len(state.history) < plies:
             state.push(popped[plies - 1 - len(state.history)])

@@ -5,6 +5,10 @@ elsewhere is to move, checks it against its own game, and carries it out like th
 computer's (``firmware_host.decided``), or ``refuse``s it, which is reported to all.
 What it publishes is kept (``outbox``) and published again at every reconnect:
 duplicates change nothing, and a broker that lost its retained moves gets them back.
+The host checks the broker's header at every (re)connection and writes its own again
+when the broker has none, so that a late participant can always start.
+The first copy of a move that passes the checks is the move (``apply``): another copy of
+it from the same holder is a rewrite, refused and reported to all, retained (``Rewrite``).
 Nothing here writes the game: the daemon does, through its journal.
 """
 
@@ -20,11 +24,15 @@ from firmware_host.remote.protocol import (
     Header,
     MoveMessage,
     Presence,
+    ProtocolError,
     Refusal,
+    Rewrite,
     header_topic,
     move_topic,
     position_hash,
+    presence_topic,
     refused_topic,
+    rewrite_topic,
 )
 from firmware_host.seats import Seat
 
@@ -53,17 +61,26 @@ class Participant:
         self.header = header
         self.clock = clock
         self.hosting = header.host == self.name
-        #: The header the broker holds, once heard.
+        #: The header the broker holds, heard since the link last connected (a broker that went away may come
+        #: back without it: the host writes it again then).
         self.heard_header: Header | None = None
         #: Every distinct move heard, by sequence number, in the order heard.
         self._moves: dict[int, list[MoveMessage]] = {}
         self._refused: set[tuple[int, str, str, str]] = set()
+        #: The rewrites among them: refused whatever history is followed.
+        self._rewritten: set[tuple[int, str, str, str]] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
         #: Every distinct dice message heard, by roll and participant, in the order heard (the first one binds).
         self.dice_heard: dict[tuple[int, str], list[DiceMessage]] = {}
         #: This participant's part in each roll, the latest (commitment, then secret): published again on reconnecting.
         self.dice_outbox: dict[int, DiceMessage] = {}
+        #: The copy of each other participant's move that this one applied, by sequence number.
+        self.applied: dict[int, MoveMessage] = {}
+        #: The rewrites this participant found, by sequence number: published again on reconnecting.
+        self.rewrites: dict[int, Rewrite] = {}
+        #: The rewrites other participants reported, in the order heard.
+        self.reported: list[Rewrite] = []
         #: Participant -> whether it is online, as its presence last said.
         self.online: dict[str, bool] = {}
         #: A header on the broker that is not this game's: nothing can be played until it is mended.
@@ -104,15 +121,21 @@ class Participant:
             self._connected_at = self.clock()
             self._resend = sorted(self.outbox)
             self._resend_dice = sorted(self.dice_outbox)
+            for rewrite in self.rewrites.values():
+                self._send_rewrite(rewrite)
         elif isinstance(event, MoveMessage):
             heard = self._moves.setdefault(event.seq, [])
             if event not in heard:  # a duplicate changes nothing
                 heard.append(event)
                 seqs.add(event.seq)
+                self._refuse_rewrite(event)
         elif isinstance(event, DiceMessage) and event.by in self.header.seats:
             parts = self.dice_heard.setdefault((event.seq, event.by), [])
             if event not in parts:
                 parts.append(event)
+        elif isinstance(event, Rewrite):
+            if event.reporter != self.name and event not in self.reported:
+                self.reported.append(event)
         elif isinstance(event, Header):
             self.heard_header = event
             differences = self.header.differences(event)
@@ -122,16 +145,79 @@ class Participant:
                 self.problem += f", or {DICE_FIX}"
         elif isinstance(event, Presence):
             self.online[event.by] = event.online
+            if event.by == self.name and not event.online and self.connected:
+                # the last will of a connection of this participant's that the broker saw die only now (a new
+                # client id at every start: a page restarted before the broker noticed the old one had gone)
+                self.link.publish(presence_topic(self.link.game, self.name), b"online", retain=True)
         elif isinstance(event, Refusal) and event.seq in self.outbox:
             self.notes.append(f"{event.by} refused move {event.seq} ({event.move}): {event.reason}")
         elif isinstance(event, Garbled):
             self.notes.append(f"a message on {event.topic} was ignored: {event.problem}")
         elif isinstance(event, Disconnected):
-            self._connected_at = None
+            self._connected_at = self.heard_header = None
+
+    def plays(self, kept: str | None) -> bool:
+        """Whether a game a journal kept with the header ``kept`` is this participant's game (a game begun by a
+        release that kept no header is taken to be)."""
+        if kept is None:
+            return True
+        try:
+            return not self.header.differences(Header.parse(kept.encode()))
+        except ProtocolError:  # kept under another version of the protocol
+            return False
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""
         return [message for message in self._moves.get(seq, ()) if _key(message) not in self._refused]
+
+    def resume(self, history: dict[int, MoveMessage]) -> None:
+        """Take the moves of the game so far (from the journal), each as its holder published it."""
+        for seq, message in history.items():
+            if message.by == self.name:
+                self.outbox[seq] = message
+            else:
+                self.applied[seq] = message
+
+    def apply(self, message: MoveMessage) -> None:
+        """``message`` is the move of its ply here: any other copy of it from its holder is a rewrite."""
+        self.applied[message.seq] = message
+        for copy in self._moves.get(message.seq, ()):
+            self._refuse_rewrite(copy)
+
+    def follow_report(self, rewrite: Rewrite) -> None:
+        """Take the copy another participant applied as the move of its ply, and set the rewrite aside (a
+        spectator does, having heard only the rewrite if it started after it; the moves after must chain
+        from the copy it now follows, so a false report shows as refused moves)."""
+        heard = self._moves.setdefault(rewrite.applied.seq, [])
+        if rewrite.applied in heard:
+            heard.remove(rewrite.applied)
+        heard.insert(0, rewrite.applied)
+        self._refused.add(_key(rewrite.refused))
+        self._rewritten.add(_key(rewrite.refused))
+
+    def reconsider(self, seq: int) -> None:
+        """Forget the refusals of moves of ply ``seq`` and later, but rewrites: they were checked against a
+        history given up (a spectator's, once a report showed it followed a rewrite)."""
+        self._refused = {key for key in self._refused if key[0] < seq or key in self._rewritten}
+        for later in [applied for applied in self.applied if applied >= seq]:
+            del self.applied[later]
+
+    def _refuse_rewrite(self, copy: MoveMessage) -> None:
+        """Refuse ``copy`` if its holder's move of that ply was applied here as another (another chained hash:
+        the hash covers the move and the history before it)."""
+        applied = self.applied.get(copy.seq)
+        if applied is None or copy.by != applied.by or copy.hash == applied.hash or _key(copy) in self._refused:
+            return
+        rewrite = self.rewrites[copy.seq] = Rewrite(self.name, applied, copy)
+        self._rewritten.add(_key(copy))
+        self._send_rewrite(rewrite)
+        self.refuse(copy, f"{copy.by} rewrote move {copy.seq}: {applied.move} was applied here first")
+        self.notes.append(f"{copy.by} rewrote move {copy.seq} ({applied.move}) as {copy.move}: refused, "
+                          f"{applied.move} stands")
+
+    def _send_rewrite(self, rewrite: Rewrite) -> None:
+        self.link.publish(rewrite_topic(self.link.game, self.name, rewrite.applied.seq), rewrite.payload(),
+                          retain=True)
 
     def refuse(self, message: MoveMessage, reason: str) -> None:
         """Never apply ``message``; tell everyone why."""

@@ -1,16 +1,19 @@
-"""The remote-play protocol, version 2: topics, messages and the position hash (docs/remote.md).
+"""The remote-play protocol, version 2: topics, messages and the hashes (docs/remote.md, docs/protocol.md).
 
 Everything of a game lives under ``gameboard/v2/{game}``:
 
 - ``header``: retained; the game, its options, who holds each seat, and the hash of
   the public starting position.  Written by the game's host.
 - ``by/{participant}/move/{seq}``: retained, QoS 1; the move that made ply ``seq``
-  (counted from 1), with the hash of the public position after it and the hidden
-  values it reveals.  Published by the participant holding the seat that made it.
+  (counted from 1), with its chained hash (which covers the previous move's, so it
+  binds the whole history before it) and the hidden values it reveals.  Published by
+  the participant holding the seat that made it.
 - ``by/{participant}/dice/{seq}``: retained; its commitment to the roll of ply ``seq``, then
   its secret (``firmware_host.remote.dice``).
 - ``by/{participant}/presence``: retained; "online", or "offline" as its last will.
 - ``by/{participant}/refused``: a move that participant refused, and why.
+- ``by/{participant}/rewrite/{seq}``: retained; the evidence that the holder of ply ``seq``'s seat
+  published another move for it after this participant had applied one: both copies.
 
 A participant writes only under its own ``by/{name}/``, so a broker's ACLs can hold
 every participant to its own seats (docs/mosquitto/gameboard.acl).
@@ -25,14 +28,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import State
+from engine.core import EngineError, State
 from engine.errors import GameboardError
-from engine.hidden import PUBLIC, seen_by
+from engine.public import public_text
+from engine.registry import game_class
 
 VERSION = 2
 PREFIX = f"gameboard/v{VERSION}"
 #: Game ids and participant names: what is safe in a topic, a file name and a Mosquitto ACL.
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: A sequence number in a topic: a ply, counted from 1.
+SEQ = re.compile(r"[1-9][0-9]{0,8}")
 #: The largest payload read; a move message is about 200 bytes.
 MAX_PAYLOAD = 64 * 1024
 #: How a game's dice are rolled (the header's "dice"): fair dice through the broker, or real dice entered by
@@ -63,6 +69,10 @@ def move_topic(game: str, by: str, seq: int) -> str:
     return f"{PREFIX}/{game}/by/{by}/move/{seq}"
 
 
+def rewrite_topic(game: str, by: str, seq: int) -> str:
+    return f"{PREFIX}/{game}/by/{by}/rewrite/{seq}"
+
+
 def presence_topic(game: str, by: str) -> str:
     return f"{PREFIX}/{game}/by/{by}/presence"
 
@@ -72,8 +82,18 @@ def refused_topic(game: str, by: str) -> str:
 
 
 def position_hash(state: State) -> str:
-    """The hash of the public position: equal on every participant that followed the same moves."""
-    text = json.dumps(seen_by(state, PUBLIC), sort_keys=True, separators=(",", ":"))
+    """The hash of the public position (its canonical text, docs/protocol.md): equal on every participant
+    that followed the same moves, whatever program it runs."""
+    return _digest(public_text(state))
+
+
+def chained_hash(previous: str, seq: int, move: str, position: str) -> str:
+    """The hash a move message carries: it binds the history before the move (``previous``, the chained hash
+    of ply ``seq - 1``, or the header's ``setup`` for ply 1), the move and the ``position_hash`` after it."""
+    return _digest(f"{previous}\n{seq}\n{move}\n{position}")
+
+
+def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -133,9 +153,21 @@ class Header:
                    check_name(_field(data, "host", str, what), "the host"), _field(data, "setup", str, what), dice)
 
     def differences(self, other: Header) -> list[str]:
-        """How ``other`` differs, in words ("options {...} against {...}")."""
-        return [f"{name} {getattr(other, name)!r} against {getattr(self, name)!r}"
-                for name in ("game", "options", "seats", "setup", "dice") if getattr(self, name) != getattr(other, name)]
+        """How ``other`` differs in what makes the game, in words ("options {...} against {...}"): options are
+        compared as the game resolves them, so a header leaving out an option at its default is the same game."""
+        compared = {name: (getattr(self, name), getattr(other, name))
+                    for name in ("game", "options", "seats", "setup", "dice")}
+        compared["options"] = (resolved_options(self.game, self.options), resolved_options(other.game, other.options))
+        return [f"{name} {theirs!r} against {mine!r}" for name, (mine, theirs) in compared.items() if mine != theirs]
+
+
+def resolved_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` as the game ``game`` resolves them, its defaults filled in; as written if it cannot (an
+    unknown game or option: the difference then shows what was written)."""
+    try:
+        return dict(game_class(game)(**options).options)
+    except (EngineError, ModuleNotFoundError):
+        return options
 
 
 @dataclass(frozen=True)
@@ -188,12 +220,42 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Rewrite:
+    """``reporter``'s evidence that ``applied.by`` published two moves for ply ``applied.seq``: the first,
+    which ``reporter`` applied, and ``refused``, the later copy it refuses."""
+
+    reporter: str
+    applied: MoveMessage
+    refused: MoveMessage
+
+    def payload(self) -> bytes:
+        return json.dumps({"v": VERSION, "seq": self.applied.seq, "by": self.applied.by,
+                           "applied": _copy(self.applied), "refused": _copy(self.refused)}, sort_keys=True).encode()
+
+    @classmethod
+    def parse(cls, reporter: str, seq: int, payload: bytes) -> Rewrite:
+        what = f"a rewrite of move {seq} reported by {reporter}"
+        data = _object(payload, what)
+        if _field(data, "seq", int, what) != seq:
+            raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
+        by = check_name(_field(data, "by", str, what), f"{what}: the rewriter")
+        applied, refused = (_field(data, key, dict, what) for key in ("applied", "refused"))
+        return cls(reporter, *(MoveMessage.parse(by, seq, json.dumps({"v": VERSION, "seq": seq, **copy}).encode())
+                               for copy in (applied, refused)))
+
+
+def _copy(message: MoveMessage) -> dict[str, Any]:
+    """A move message's content, without its version and seq (those of the message holding it)."""
+    return {key: value for key, value in json.loads(message.payload()).items() if key not in ("v", "seq")}
+
+
+@dataclass(frozen=True)
 class Presence:
     by: str
     online: bool
 
 
-Message = Header | MoveMessage | Refusal | Presence
+Message = Header | MoveMessage | Refusal | Rewrite | Presence
 
 
 def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
@@ -211,7 +273,9 @@ def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
         by, rest = parts[1], parts[2:]
         if rest[0] == "move" and len(rest) == 2 and rest[1].isdigit() and int(rest[1]) > 0:
             return MoveMessage.parse(by, int(rest[1]), payload)
-        if rest[0] == "dice" and len(rest) == 2 and re.fullmatch(r"[1-9][0-9]{0,8}", rest[1]):
+        if rest[0] == "rewrite" and len(rest) == 2 and SEQ.fullmatch(rest[1]):
+            return Rewrite.parse(by, int(rest[1]), payload)
+        if rest[0] == "dice" and len(rest) == 2 and SEQ.fullmatch(rest[1]):
             from firmware_host.remote.dice import DiceMessage  # dice.py builds on this module
             return DiceMessage.parse(by, int(rest[1]), payload)
         if rest == ["presence"]:

@@ -1,7 +1,9 @@
 """A spectator: a read-only page following a remote game, with no board and no seat.
 
 It hears the moves as every participant does and applies each in order once it passes the
-same checks as on a board (``firmware_host.remote.moves``).  It knows no hidden value but
+same checks as on a board (``firmware_host.remote.moves``).  Started after a holder rewrote a
+move, it may hear only the rewrite: a participant's report of it (``Rewrite``) puts back the
+copy that participant applied, and the page says who rewrote what.  It knows no hidden value but
 those revealed: Pawns Crossing's tokens it has not seen declared are dealt at random in its
 copy, and never shown.
 """
@@ -17,9 +19,9 @@ from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, deal_unseen, seen_by
 from firmware_host.remote.dice import FairDice, has_dice
-from firmware_host.remote.moves import check, learnt, mover, replay
+from firmware_host.remote.moves import Chain, check, learnt, mover, replay
 from firmware_host.remote.participant import Participant
-from firmware_host.remote.protocol import FAIR, position_hash
+from firmware_host.remote.protocol import FAIR, Rewrite, position_hash
 from firmware_host.web.view import DICE_WORDS, READ_ONLY_VIEW
 
 #: How often the spectator takes what the broker sent (seconds).
@@ -38,28 +40,34 @@ class Spectator:
                                  f"{game.title} with {game.options}: this version cannot follow it")
         self.setup = game.state_from_position(deal_unseen(start, seen_by(start, PUBLIC), random.Random())).to_json()
         self.state = replay(self.setup, [])
+        self.chain = Chain(self.state)
         #: The fair dice, checked here as on every board (None: a game without dice, or dice by hand).
         self.fair_dice = FairDice(participant, None) if participant.header.dice == FAIR and has_dice(start) else None
         self.note = ""
+        self._reports = 0
         self._event = asyncio.Event()
 
     def follow(self) -> bool:
         """Apply every move heard that is next in order and passes the checks; whether any was."""
         self.participant.hear()
+        for rewrite in self.participant.reported[self._reports:]:
+            self._follow_report(rewrite)
+        self._reports = len(self.participant.reported)
         applied = False
         while not self.state.is_terminal():
             seq, player = len(self.state.history) + 1, mover(self.state)
             holder = self.participant.header.seats[player] if player >= 0 else None
             dice = self.fair_dice if self.state.is_chance_node() else None
-            if dice is not None and dice.roll(self.state) is None:
+            if dice is not None and dice.roll(self.state, self.chain) is None:
                 return applied  # not every secret is in: the roll cannot be checked yet
             move = None
             for message in self.participant.candidates(seq):
                 try:
                     if message.reveal and message.by == holder:
                         self._learn(message.reveal)
-                    wrong = dice.wrong(self.state, message) if dice is not None and message.by == holder else ""
-                    checked = wrong or check(self.state, message, holder)
+                    wrong = dice.wrong(self.state, self.chain, message) if dice is not None and message.by == holder \
+                        else ""
+                    checked = wrong or check(self.state, self.chain, message, holder)
                 except ValueError as exc:
                     checked = str(exc)
                 if not isinstance(checked, str):
@@ -69,9 +77,24 @@ class Spectator:
                 self.note = f"refused {message.by}'s move {seq} ({message.move}): {checked}"
             if move is None:
                 return applied
+            self.participant.apply(message)
             self.state.push(move)
+            self.chain.record(self.state)
             applied = True
         return applied
+
+    def _follow_report(self, rewrite: Rewrite) -> None:
+        """Follow the copy ``rewrite.reporter`` applied, going back to it if the rewrite was followed here."""
+        seq, first, later = rewrite.applied.seq, rewrite.applied, rewrite.refused
+        self.participant.follow_report(rewrite)
+        followed = self.participant.applied.get(seq)
+        if followed is not None and followed.hash == later.hash:
+            while len(self.state.history) >= seq:
+                self.state.pop()
+            self.chain.cut(seq - 1)
+            self.participant.reconsider(seq)
+        self.note = (f"{rewrite.reporter} reports that {first.by} rewrote move {seq} ({first.move}) as "
+                     f"{later.move}: refused, {first.move} stands")
 
     def _learn(self, values: dict[str, Any]) -> None:
         setup = learnt(self.setup, values, self.state, ())

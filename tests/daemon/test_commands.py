@@ -35,6 +35,23 @@ def test_games_lists_every_game_with_its_options(capsys, toy) -> None:
     assert "    pieces = 40; from 3 to 92\n" in text
 
 
+def test_games_shows_how_each_games_moves_are_written(capsys) -> None:
+    """docs/remote.md sends moves in "the engine's notation (`gameboard games` shows each game's)": it did not."""
+    assert main(["games", "--json"]) == 0
+    games = json.loads(capsys.readouterr().out)
+    for name, about in games.items():
+        moves = about["moves"]
+        assert moves and all(move["means"] for move in moves), name
+        assert len({move["kind"] for move in moves}) == len(moves), name
+        first = registry.new_game(name).parse_move(moves[0]["move"])  # met at the start
+        assert (str(first), type(first).__name__) == (moves[0]["move"], moves[0]["kind"]), name
+    assert [move["move"] for move in games["overpass"]["moves"]][:2] == ["enter", "roll 1+1"]
+    assert main(["games"]) == 0
+    assert ("hexover: Hexover (board hexover)\n    moves, as the journal and remote play write them (from a game "
+            "played at random):\n        h8  A disk of the mover's colour on an empty cell, flipping what it "
+            "outflanks\n") in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("name", sorted(registry.GAMES))
 def test_the_ends_of_each_range_games_lists_start_a_game_and_one_beyond_is_refused(name: str) -> None:
     """Full House listed pieces from 1, and refused 1 and 2 only when the game began."""

@@ -10,6 +10,9 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 
+from firmware_host.remote.link import Broker, Link
+from tests.remote.peers import connect, connected, knocked_off
+
 DOCS = Path(__file__).parents[2] / "docs" / "mosquitto"
 USERS = {"alice": "alice-pw", "bob": "bob-pw", "carol": "carol-pw"}
 
@@ -30,15 +33,35 @@ def client(port: int, user: str, password: str | None = None) -> tuple[mqtt.Clie
     return session, heard, reason
 
 
-@pytest.fixture
-def documented(tmp_path, make_mosquitto, broker_tools):
-    """A broker with the documented ACL file as it is, and the documented configuration's other lines."""
+#: The documented configuration's settings the test broker makes its own way: its port, files and folder.
+HARNESS_SETTINGS = frozenset({"listener", "password_file", "acl_file", "persistence", "persistence_location",
+                              "autosave_interval", "certfile", "keyfile"})
+
+
+def documented_settings() -> list[str]:
+    """The documented configuration's other settings, as written (after the test broker's listener, so that a
+    listener's settings such as use_username_as_clientid apply to it)."""
     text = (DOCS / "gameboard.conf").read_text(encoding="utf-8")
     for line in ("allow_anonymous false", "password_file /etc/mosquitto/gameboard.passwd",
-                 "acl_file /etc/mosquitto/gameboard.acl", "persistence true"):
+                 "acl_file /etc/mosquitto/gameboard.acl", "persistence true", "use_username_as_clientid true"):
         assert f"\n{line}\n" in text, f"the documented configuration lost {line!r}"
-    return make_mosquitto(password_file=broker_tools.passwords(tmp_path, USERS), acl_file=DOCS / "gameboard.acl",
-                          persistence=True)
+    settings = [line.strip() for line in text.splitlines()]
+    return [line for line in settings if line and not line.startswith("#") and line.split()[0] not in HARNESS_SETTINGS]
+
+
+@pytest.fixture
+def documented(tmp_path, broker_tools):
+    """A broker with the documented ACL file as it is, and the documented configuration's other lines."""
+    if broker_tools.find_mosquitto() is None:
+        pytest.skip("mosquitto is not installed: apt-get install mosquitto")
+    folder = tmp_path / "documented"
+    folder.mkdir()
+    broker = broker_tools.Mosquitto(folder, password_file=broker_tools.passwords(tmp_path, USERS),
+                                    acl_file=DOCS / "gameboard.acl", persistence=True)
+    with broker.config.open("a", encoding="utf-8") as config:
+        config.write("\n".join(documented_settings()) + "\n")
+    yield broker.start()
+    broker.kill()
 
 
 def heard_topics(heard: queue.SimpleQueue, wait: float = 1.0) -> list[str]:
@@ -77,3 +100,20 @@ def test_the_documented_broker_refuses_a_wrong_password(documented):
         assert reason.is_failure
     finally:
         session.loop_stop()
+
+
+def test_under_the_documented_configuration_nobody_else_can_knock_a_participant_off(documented):
+    """use_username_as_clientid: another user's or a spectator's connection under alice's client id (her
+    link's, or the one earlier releases made up from the game and her name) is given its own user's id."""
+    alice = connected(Link(Broker("127.0.0.1", documented.port, username="alice", password=USERS["alice"]),
+                           "friday", "alice"))
+    intruders = [connect(documented.port, alice.client_id, "bob", USERS["bob"]),
+                 connect(documented.port, "gameboard-friday-alice", "carol", USERS["carol"])]
+    try:
+        assert knocked_off(alice) == []
+        assert alice.connected
+    finally:
+        for session in intruders:
+            session.disconnect()
+            session.loop_stop()
+        alice.close()

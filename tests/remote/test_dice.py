@@ -20,6 +20,7 @@ from firmware_host.journal import Journal
 from firmware_host.remote.dice import DiceMessage, FairDice, commitment, derive, dice_topic, secret_for, weights
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker, Link
+from firmware_host.remote.moves import Chain
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.participant import game_header
 from firmware_host.remote.protocol import (
@@ -54,9 +55,11 @@ def publish(spy: Spy, topic: str, payload: bytes) -> None:
 
 
 def hash_after(game, text: str) -> str:
+    """The chained hash of the game's first move ``text``."""
     state = game.new_initial_state()
+    chain = Chain(state)
     state.apply(text)
-    return position_hash(state)
+    return chain.following(state)
 
 
 def dice_of(spy: Spy, name: str, seq: int) -> list[DiceMessage]:
@@ -71,7 +74,7 @@ def test_the_worked_example_of_docs_remote_md_derives_its_roll():
     lines = [line.split() for line in block.splitlines()]
     example = {words[0]: words[1:] for words in lines if words[0] not in ("alice", "bob")}
     parts = {(words[0], words[1]): words[2] for words in lines if words[0] in ("alice", "bob")}
-    game, seq, position = example["game"][0], int(example["seq"][0]), example["position"][0]
+    game, seq, position = example["game"][0], int(example["seq"][0]), example["before"][0]
     secrets = [parts["alice", "secret"], parts["bob", "secret"]]
     for name in ("alice", "bob"):
         assert commitment(game, name, seq, parts[name, "secret"]) == parts[name, "commit"]
@@ -189,12 +192,14 @@ def test_two_boards_roll_the_same_fair_dice_and_a_spectator_checks_every_roll(ta
         run_until(person, lambda: (spectator.follow(), len(spectator.state.history) >= len(moves))[1])
         assert alice.journal.moves()[:len(moves)] == moves == [str(m) for m in spectator.state.history][:len(moves)]
         replayed = game.new_initial_state()
+        chain = Chain(replayed)
         for seq, move in enumerate(moves, 1):
             if replayed.is_chance_node():  # every roll is the one derived from both secrets, as published
                 secrets = [next(message.secret for message in dice_of(spy, name, seq) if message.secret)
                            for name in ("alice", "bob")]
-                assert move == derive(position_hash(replayed), seq, secrets, replayed.chance_outcomes())
+                assert move == derive(chain.head, seq, secrets, replayed.chance_outcomes())
             replayed.apply(move)
+            chain.record(replayed)
     finally:
         alice.close()
         bob.close()
@@ -306,19 +311,20 @@ def test_three_participants_and_a_spectator_derive_one_roll_from_three_secrets_i
     keys = [hashlib.sha256(name.encode()).hexdigest() for name in names]
     participants = [Participant(Link(broker, GAME_ID, name), header, clock) for name in (*names, "dave")]
     dice = [FairDice(participant, key) for participant, key in zip(participants, [*keys, None])]
+    chain = Chain(state)
     try:
         deadline = time.monotonic() + 10
-        while None in [fair.roll(state) for fair in dice]:  # each takes its part
+        while None in [fair.roll(state, chain) for fair in dice]:  # each takes its part
             assert time.monotonic() < deadline, [fair.waiting(state) for fair in dice]
             for participant in participants:
                 participant.hear()
             time.sleep(0.01)
         seq = len(state.history) + 1
         secrets = [secret_for(key, seq) for key in keys]
-        expected = derive(position_hash(state), seq, secrets, state.chance_outcomes())
-        assert {fair.roll(state) for fair in dice} == {expected}
+        expected = derive(chain.head, seq, secrets, state.chance_outcomes())
+        assert {fair.roll(state, chain) for fair in dice} == {expected}
         in_name_order = [secrets[names.index(name)] for name in sorted(names)]
-        assert derive(position_hash(state), seq, in_name_order, state.chance_outcomes()) != expected  # it matters
+        assert derive(chain.head, seq, in_name_order, state.chance_outcomes()) != expected  # the order matters
     finally:
         for participant in participants:
             participant.close()

@@ -11,15 +11,18 @@ from engine.games.pawns_crossing import Declare
 from engine.hidden import PUBLIC, deal_unseen, facts, learn, revealed, seen_by
 from engine.registry import game_class
 from firmware_host.remote.link import Broker, LinkError, game_address
+from firmware_host.remote.moves import Chain, check, published
 from firmware_host.remote.protocol import (
     Header,
     MoveMessage,
     Presence,
     ProtocolError,
     Refusal,
+    Rewrite,
     move_topic,
     parse_message,
     position_hash,
+    rewrite_topic,
 )
 
 
@@ -34,6 +37,10 @@ def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
     refusal = Refusal("bob", 3, "p1", "not legal")
     assert parse_message("friday", "gameboard/v2/friday/by/bob/refused", refusal.payload()) == refusal
     assert parse_message("friday", "gameboard/v2/friday/by/alice/move/12", b"") is None  # a retained move cleared
+    rewrite = Rewrite("alice", MoveMessage(2, "h9", "bob", "0123456789abcdef"),
+                      MoveMessage(2, "declare red-a t1.1", "bob", "fedcba9876543210", {"red-a": 4}))
+    assert rewrite_topic("friday", "alice", 2) == "gameboard/v2/friday/by/alice/rewrite/2"
+    assert parse_message("friday", rewrite_topic("friday", "alice", 2), rewrite.payload()) == rewrite
 
 
 @pytest.mark.parametrize(("topic", "payload", "expected"), [
@@ -49,6 +56,12 @@ def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
     ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "x", "reveal": [1]}',
      '"reveal" must map tokens to values'),
     ("gameboard/v2/friday/by/alice/move/0", b"{}", "is not one of the protocol's"),
+    ("gameboard/v2/friday/by/alice/rewrite/2", b'{"v": 2, "seq": 2, "by": "bob", "applied": {"move": "h9"}, '
+                                               b'"refused": {"move": "h10", "hash": "x"}}',
+     '"hash" is missing or of the wrong kind'),
+    ("gameboard/v2/friday/by/alice/rewrite/2", b'{"v": 2, "seq": 2, "by": "b b", "applied": {}, "refused": {}}',
+     "the rewriter 'b b' must be"),
+    ("gameboard/v2/friday/by/alice/rewrite/²", b"{}", "is not one of the protocol's"),
     ("gameboard/v2/friday/by/al ice/move/3", b"{}", "is not one of the protocol's"),
     ("gameboard/v2/friday/secrets", b"{}", "is not one of the protocol's"),
     ("gameboard/v2/saturday/header", b"{}", "is not under gameboard/v2/friday/"),
@@ -92,6 +105,27 @@ def test_the_position_hash_is_of_what_everyone_sees() -> None:
     before = position_hash(hexover)
     hexover.apply(next(iter(hexover.legal_moves)))
     assert position_hash(hexover) != before
+
+
+def test_each_moves_hash_binds_the_history_before_it() -> None:
+    game = game_class("squareoff")()
+    one, other = game.new_initial_state(), game.new_initial_state()
+    for move in ("p5", "p20", "p3"):
+        one.apply(move)
+    for move in ("p3", "p20", "p5"):
+        other.apply(move)
+    assert position_hash(one) == position_hash(other)  # the same position ...
+    assert Chain(one).head != Chain(other).head  # ... reached by another history
+    chain = Chain(one)
+    one.apply("p11")
+    chain.record(one)
+    assert Chain(one).hashes == chain.hashes  # extended as the game goes: the same as built from the history
+    reply = MoveMessage(4, "p11", "bob", chain.head)
+    one.pop()
+    chain.cut(3)
+    assert check(one, chain, reply, "bob") == one.parse_move("p11")
+    assert check(other, Chain(other), reply, "bob").startswith("it leads to history ")
+    assert published(one, chain, ("alice", "bob"))[3] == MoveMessage(3, "p3", "alice", chain.hashes[3])
 
 
 def test_a_revealed_value_is_learnt_by_swapping_with_a_guess() -> None:

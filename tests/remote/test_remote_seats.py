@@ -17,6 +17,7 @@ from engine.hidden import PUBLIC, deal_unseen, seen_by
 from engine.registry import game_class
 from firmware_host.remote.join import host
 from firmware_host.remote.link import Broker
+from firmware_host.remote.moves import Chain
 from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, move_topic, position_hash
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
@@ -89,12 +90,14 @@ def run_until(person, condition, timeout: float = 10.0) -> None:
 
 
 def scripted(game, moves_wanted: int, seed: int = 0) -> list[tuple[str, str]]:
-    """The first moves of a game drawn at random, with the public position hash after each."""
+    """The first moves of a game drawn at random, with the chained hash after each."""
     state, rng, script = game.new_initial_state(), random.Random(seed), []
+    chain = Chain(state)
     for _ in range(moves_wanted):
         move = state.random_move(rng)
         state.push(move)
-        script.append((str(move), position_hash(state)))
+        chain.record(state)
+        script.append((str(move), chain.head))
     return script
 
 
@@ -166,8 +169,8 @@ def test_a_move_that_fails_a_check_is_refused_reported_and_never_applied(tables,
         reasons = [json.loads(payload)["reason"] for payload in spy.wait_for("/by/bob/refused", 3)]
         assert reasons[0] == "mallory does not hold the seat to move (alice does)"
         assert reasons[1].startswith("'p99' is not a legal move here")
-        assert reasons[2].startswith("it leads to position ") and "the boards' games differ" in reasons[2]
-        assert bob.snapshot()["note"].startswith(f"refused alice's move 1 ({other}): it leads to position")
+        assert reasons[2].startswith("it leads to history ") and "the boards' games differ" in reasons[2]
+        assert bob.snapshot()["note"].startswith(f"refused alice's move 1 ({other}): it leads to history")
         spy.send(MoveMessage(1, first, "alice", first_hash))
         run_until(person, lambda: bob.carry is not None)
         person.play(bob.state, bob.carry.move)
@@ -247,7 +250,7 @@ def test_pawns_crossing_values_stay_hidden_until_a_declaration_reveals_one(table
         assert bob.journal.moves() == alice.journal.moves() == [str(declare)]
         assert position_hash(bob.state) == position_hash(alice.state)
         moves = [json.loads(payload) for payload in spy.wait_for("/move/")]
-        assert moves == [{"v": 2, "seq": 1, "move": str(declare), "hash": position_hash(alice.state),
+        assert moves == [{"v": 2, "seq": 1, "move": str(declare), "hash": alice.chain.head,
                           "reveal": {declare.token: truth}}]
     finally:
         alice.close()

@@ -3,8 +3,11 @@ board through a real Mosquitto, and a spectator follows; the command line's remo
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 import time
+from pathlib import Path
 
 import pytest
 
@@ -12,12 +15,14 @@ from engine.registry import game_class
 from firmware_host.cli import main
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
+from firmware_host.remote.moves import Chain, published
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.sim import SimError, SimSession
 from firmware_host.tracker import Status
 from hal.clock import ManualClock
 from tests.daemon.hands import pick
+from tests.remote.pages import Command, Page, free_port, stop_all
 from tests.sim import clicks
 
 GAME_ID = "friday"
@@ -94,6 +99,99 @@ def test_a_browser_seat_plays_a_whole_game_with_a_board_and_a_spectator_follows(
         session.close()
         alice.close()
         watcher.close()
+
+
+def person_moves(page: Page, state, colour: str) -> None:
+    """A person's Hexover move on ``page``: a disk from the box on the first green light, then the flips the page
+    asks for (the sensors cannot see them), made without pressing confirm."""
+    cell = page.view["daemon"]["destinations"][0]
+    page.act(type="take", piece=colour)
+    page.act(type="click", loc=cell)
+    move = state.parse_move(cell)
+    for change in state.footprint(move).changes:
+        if change.before is not None:
+            page.act(type="flip", loc=change.location)
+    state.push(move)
+    page.wait_for(lambda view: view["log"][-1:] == [cell], f"{cell} accepted")
+
+
+def test_the_docs_hexover_example_with_auto_plays_on_without_confirming_the_flips(mosquitto, tmp_path: Path):
+    """docs/remote.md's two commands, as written (their journals by default), both pages on auto.  The joiner
+    shared the host's journal: it resumed alice's game and could never write her move (UNIQUE constraint
+    failed).  And a page whose person had made their flips without confirming them (Confirm was not offered)
+    never carried out the opponent's move."""
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")}
+    url = f"mqtt://127.0.0.1:{mosquitto.port}/{GAME_ID}"
+    started = [Command(["sim", "hexover", "--seats", "human", "remote:bob", "--join", url, "--name", "alice",
+                        "--port", str(free_port())], env)]
+    try:
+        started.append(Command(["sim", "--join", url, "--name", "bob", "--port", str(free_port())], env))
+        with Page(started[0]) as alice, Page(started[1]) as bob:
+            for page in (alice, bob):
+                page.wait_for(lambda view: view["remote"].endswith("online"), "both online")
+                page.act(type="auto", on=True)
+            state = game_class("hexover")().new_initial_state()
+            for mover, other, colour in [(alice, bob, "white"), (bob, alice, "black")]:
+                person_moves(mover, state, colour)
+                plies = len(state.history)
+                other.wait_for(lambda view: len(view["log"]) == plies and view["daemon"]["status"] == "ready",
+                               f"the auto hands carrying out move {plies} ({state.history[-1]})")
+            assert alice.view["log"] == bob.view["log"] == [str(move) for move in state.history]
+        assert sorted(path.name for path in (tmp_path / "state" / "gameboard").glob("*.sqlite3")) == [
+            "sim-friday-alice.sqlite3", "sim-friday-bob.sqlite3"]
+    finally:
+        stop_all(started)
+
+
+def finished_game_on_the_broker(port: int, name: str, seed: int) -> tuple[list[str], list]:
+    """A whole game of ``name`` played at random by alice and bob, each publishing its moves as a board does; the
+    moves, and the two participants (to close)."""
+    game = game_class(name)()
+    alice = host(Broker("127.0.0.1", port), GAME_ID, "alice", game, (HUMAN, Seat("remote", holder="bob")))
+    deadline = time.monotonic() + 10
+    while alice.heard_header is None:
+        assert time.monotonic() < deadline, "the host's header never came back from the broker"
+        alice.hear()
+        time.sleep(0.02)
+    bob, _, _ = join(Broker("127.0.0.1", port), GAME_ID, "bob", wait=10)
+    state, rng = game.new_initial_state(), random.Random(seed)
+    while not state.is_terminal():
+        state.push(pick(state, rng))
+    for message in published(state, Chain(state), alice.header.seats).values():
+        (alice if message.by == "alice" else bob).publish(message)
+    return [str(move) for move in state.history], [alice, bob]
+
+
+def test_a_spectator_page_opened_on_a_finished_game_shows_every_move(mosquitto):
+    """``gameboard watch`` of a finished game, in Chromium: the page's first view is its only one, and an error in
+    renderSeats() (a read-only view has no games nor seats) stopped it before the move list and the rest."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    moves, participants = finished_game_on_the_broker(mosquitto.port, "hexover", seed=3)
+    watch = Command(["watch", f"mqtt://127.0.0.1:{mosquitto.port}/{GAME_ID}", "--port", str(free_port())],
+                    dict(os.environ))
+    try:
+        with playwright.sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--headless=new"])
+            page = browser.new_page()
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(watch.url)
+            deadline = time.monotonic() + 15
+            while page.locator("#log li").count() < len(moves) and not errors:
+                assert time.monotonic() < deadline, f"the page shows {page.locator('#log li').count()} moves"
+                page.wait_for_timeout(50)
+            assert errors == []
+            assert [item.split(".", 1)[1].strip() for item in page.locator("#log li").all_inner_texts()] == moves
+            assert page.locator("#status").inner_text().startswith("game over")
+            assert page.locator("#remote").inner_text().startswith(f"watching {GAME_ID}")
+            browser.close()
+    finally:
+        watch.stop()
+        for participant in participants:
+            participant.close()
 
 
 def test_joining_a_game_the_broker_does_not_have_says_so_after_the_wait(mosquitto, capsys):

@@ -107,7 +107,9 @@ function render(view) {
   if (changed("games", view.games)) {
     $("game-name").replaceChildren(...view.games.map((g) => new Option(g.title, g.name)));
   }
-  if (changed("game", [view.game, view.options, view.seats])) {  // a game started: the form shows its options
+  // A game started: the form shows its options.  A read-only page (a mirror, a spectator's) has no form, nor
+  // the games and seats to fill it: it would stop this render before the moves.
+  if (!view.read_only && changed("game", [view.game, view.options, view.seats])) {
     $("game-name").value = view.game;
     renderFields(view.game, view.options);
     renderSeats(view.game, view.seats);
