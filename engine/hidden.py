@@ -70,14 +70,18 @@ def learn(position: dict[str, Any], values: dict[str, Any], fixed: Collection[st
     """``position`` (a setup whose unseen values were dealt at random) with ``values`` learnt: each token
     takes its revealed value, swapping with a token of its colour whose value was a guess.  ``fixed``
     are the tokens whose values are facts (a seat's own, those revealed before).  A value that cannot
-    be is a ValueError.  The position is changed in place and returned."""
+    be, or a game that hides none, is a ValueError.  The position is changed in place and returned."""
     from engine.games.pawns_setup import colour_of
 
-    tokens = position["tokens"]
+    tokens = position.get("tokens")
+    if not isinstance(tokens, dict):
+        raise ValueError("this game hides no values: a move reveals none")
     for token, value in values.items():
         entry = tokens.get(token) if isinstance(token, str) else None
         if entry is None:
             raise ValueError(f"no token {token!r} to reveal")
+        if type(value) is not int:  # a bool or a float would equal a value, and take its place
+            raise ValueError(f"token {token}: {value!r} is not a value")
         if entry["value"] == value:
             continue
         if token in fixed:

@@ -569,12 +569,26 @@ class Daemon:
             self.faults["remote"] = remote.problem
         elif self.faults.pop("remote", None) is not None:
             self._position_changed(now, restoring=False)
+        self._refuse_out_of_turn()
         if remote.notes:
             self._note = remote.notes.pop()
             remote.notes.clear()
         if len(self._history_text) + 1 in heard and self._decided is None \
                 and self._held_elsewhere(self.state.current_player):  # a board being put back stays so
             self._position_changed(now, restoring=self.tracker.view.status is Status.RESTORING)
+
+    def _refuse_out_of_turn(self) -> None:
+        """A move heard for the ply this board's own seat is to make (or after the game's end) is refused
+        like one that fails a check: it can come only from someone not holding that seat."""
+        player, seq, name = self._mover(), len(self._history_text) + 1, self.remote.name
+        if self._held_elsewhere(player):
+            return
+        for message in self.remote.candidates(seq):
+            reason = ("the game is over" if player == TERMINAL else
+                      f"{message.by} does not hold the seat to move ({name} does)" if message.by != name else
+                      f"move {seq} is for this board ({name}) to make, and it has not made it")
+            self.remote.refuse(message, reason)
+            self._note = f"refused {message.by}'s move {seq} ({message.move}): {reason}"
 
     def _remote_step(self, player: int) -> list[Move]:
         """The remote seat's move for this ply, to carry out, once it has come and is checked; none before."""
@@ -601,26 +615,31 @@ class Daemon:
         return None
 
     def _check_remote(self, message: MoveMessage, holder: str | None) -> Move | str:
-        """The move ``message`` carries, or why it is refused; a value it reveals is learnt first (journal
-        first, then the game replayed on it).  A roll must be the one the fair dice gave."""
+        """The move ``message`` carries, or why it is refused.  A value it reveals is learnt into a copy of
+        the game and the move checked there: only a move that passes changes the journal (setup first)
+        and the game (replayed on it).  A roll must be the one the fair dice gave."""
         if self.fair_dice is not None and self.state.is_chance_node() and message.by == holder:
             wrong = self.fair_dice.wrong(self.state, self.chain, message)
             if wrong:
                 return wrong
+        state, setup_learnt = self.state, None
         if message.reveal and message.by == holder:
             held = [player for player in range(len(self.seats)) if not self.seats[player].remote]
             setup = self.journal.setup()
             try:
                 setup_learnt = learnt(setup, message.reveal, self.state, held)
-            except ValueError as exc:
+                state = replay(setup_learnt, self._history_text) if setup_learnt != setup else state
+            except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
                 return str(exc)
-            if setup_learnt != setup:
-                try:
-                    self.journal.learn(setup_learnt)
-                except JournalWriteError as exc:
-                    return f"cannot keep what it reveals: {exc}"
-                self.state = replay(setup_learnt, self._history_text)
-        return check(self.state, self.chain, message, holder)
+        checked = check(state, self.chain, message, holder)
+        if isinstance(checked, str) or state is self.state:
+            return checked
+        try:
+            self.journal.learn(setup_learnt)
+        except JournalWriteError as exc:
+            return f"cannot keep what it reveals: {exc}"
+        self.state = state
+        return checked
 
     def _question(self, by: str, ply: int) -> Question:
         """What to ask about the position at ``ply`` (the start of the turn to decide).  A puzzle's hint

@@ -58,6 +58,10 @@ def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: f
     except (KeyError, ValueError) as exc:
         link.close()
         raise GameboardError(f"the game {game_id} on {broker} cannot be played here: {exc}") from None
+    if len(header.seats) != game.num_players:
+        link.close()
+        raise GameboardError(f"the game {game_id} on {broker} cannot be played here: its header gives "
+                             f"{len(header.seats)} seats for {game.title}'s {game.num_players} players")
     seats = tuple(mine if holder == name else Seat("remote", holder=holder) for holder in header.seats)
     return Participant(link, header, clock), game, seats
 

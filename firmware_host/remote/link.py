@@ -9,6 +9,7 @@ arrived since the last call, parsed; the scan loop calls it and never waits.
 
 from __future__ import annotations
 
+import logging
 import queue
 import secrets
 import time
@@ -29,7 +30,10 @@ from firmware_host.remote.protocol import (
     game_topic,
     parse_message,
     presence_topic,
+    short_topic,
 )
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_PORT = 1883
 TLS_PORT = 8883
@@ -183,10 +187,22 @@ class Link:
         self.problem = self._refused or f"the broker {self.broker} cannot be reached; trying again"
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        """What a peer sent, as a message or as Garbled.  An exception raised here would end paho's loop,
+        the link dead while it looks connected: a peer's bytes raise only ProtocolError (``parse_message``),
+        and anything else, a bug of this board's, is logged and reported, the link kept."""
         try:
-            parsed = parse_message(self.game, message.topic, message.payload)
+            topic = message.topic
+        except UnicodeDecodeError:  # paho decodes the topic when it is read; Mosquitto refuses such topics
+            self._events.put(Garbled("(not UTF-8)", "its topic is not UTF-8"))
+            return
+        try:
+            parsed = parse_message(self.game, topic, message.payload)
         except ProtocolError as exc:
-            self._events.put(Garbled(message.topic, str(exc)))
+            self._events.put(Garbled(short_topic(topic), str(exc)))
+            return
+        except Exception as exc:  # paho's thread: see above
+            logger.exception("a message on %s could not be read", short_topic(topic))
+            self._events.put(Garbled(short_topic(topic), f"this board could not read it ({exc!r}): a bug, logged"))
             return
         if parsed is not None:
             self._events.put(parsed)

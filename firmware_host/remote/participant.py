@@ -66,9 +66,9 @@ class Participant:
         self.heard_header: Header | None = None
         #: Every distinct move heard, by sequence number, in the order heard.
         self._moves: dict[int, list[MoveMessage]] = {}
-        self._refused: set[tuple[int, str, str, str]] = set()
+        self._refused: set[tuple[int, str, str, str, tuple[tuple[str, int], ...]]] = set()
         #: The rewrites among them: refused whatever history is followed.
-        self._rewritten: set[tuple[int, str, str, str]] = set()
+        self._rewritten: set[tuple[int, str, str, str, tuple[tuple[str, int], ...]]] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
         #: Every distinct dice message heard, by roll and participant, in the order heard (the first one binds).
@@ -243,5 +243,6 @@ class Participant:
         self.link.close()
 
 
-def _key(message: MoveMessage) -> tuple[int, str, str, str]:
-    return message.seq, message.by, message.move, message.hash
+def _key(message: MoveMessage) -> tuple[int, str, str, str, tuple[tuple[str, int], ...]]:
+    """A refused message: another copy differing in anything, what it reveals included, is checked anew."""
+    return message.seq, message.by, message.move, message.hash, tuple(sorted(message.reveal.items()))

@@ -18,6 +18,8 @@ Everything of a game lives under ``gameboard/v2/{game}``:
 A participant writes only under its own ``by/{name}/``, so a broker's ACLs can hold
 every participant to its own seats (docs/mosquitto/gameboard.acl).
 Payloads are JSON objects; anything else is refused with the reason, never guessed at.
+``parse_message`` is the one door for what a peer sends: whatever the topic and the bytes,
+it returns a message whose every field has its type and range, or raises ProtocolError.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,10 +40,23 @@ VERSION = 2
 PREFIX = f"gameboard/v{VERSION}"
 #: Game ids and participant names: what is safe in a topic, a file name and a Mosquitto ACL.
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
-#: A sequence number in a topic: a ply, counted from 1.
-SEQ = re.compile(r"[1-9][0-9]{0,8}")
 #: The largest payload read; a move message is about 200 bytes.
 MAX_PAYLOAD = 64 * 1024
+#: The highest ply a message may name (a four-player Over-Pass lasts some 4,200).
+MAX_SEQ = 1_000_000
+#: A ply in a topic: ASCII digits, no leading zero (``str.isdigit`` takes "²"), at most MAX_SEQ.
+SEQ = re.compile(r"[1-9][0-9]{0,6}")
+#: The longest move text read (the longest of the engine's notations is under 30 characters).
+MAX_MOVE_TEXT = 256
+#: The longest hash read (a position hash is 16 hex digits).
+MAX_HASH = 128
+#: The longest reason a refusal may give, shown in the status (this board's stay under 3,000 characters, a
+#: move text of 256 quoted with escapes).
+MAX_REASON = 4096
+#: How deep a payload's JSON may nest (a header's options nest two deep).
+MAX_DEPTH = 100
+#: How much of a topic a message about it quotes (a topic may be 64 KiB).
+SHOWN_TOPIC = 120
 #: How a game's dice are rolled (the header's "dice"): fair dice through the broker, or real dice entered by
 #: hand, which every seat must agree to.
 FAIR, BY_HAND = "fair", "by hand"
@@ -100,15 +116,38 @@ def _digest(text: str) -> str:
 def _object(payload: bytes, what: str) -> dict[str, Any]:
     if len(payload) > MAX_PAYLOAD:
         raise ProtocolError(f"{what}: {len(payload)} bytes, more than {MAX_PAYLOAD}")
+    if _depth(payload) > MAX_DEPTH:  # json would recurse until Python's stack runs out
+        raise ProtocolError(f"{what} is not JSON (nested more than {MAX_DEPTH} deep)")
     try:
-        data = json.loads(payload)
+        data = json.loads(payload, parse_constant=_no_constant)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ProtocolError(f"{what} is not JSON ({exc})") from None
+    except ValueError:  # int() refuses more than sys.get_int_max_str_digits() digits
+        raise ProtocolError(f"{what} is not JSON (a number of more than {sys.get_int_max_str_digits()} "
+                            "digits)") from None
     if not isinstance(data, dict):
         raise ProtocolError(f"{what} must be a JSON object")
-    if data.get("v") != VERSION:
+    if data.get("v") != VERSION or type(data["v"]) is not int:
         raise ProtocolError(f"{what} is protocol version {data.get('v')!r}; this board speaks {VERSION}")
     return data
+
+
+def _depth(payload: bytes) -> int:
+    """How deep the brackets of ``payload`` nest, strings included: an upper bound of its JSON's depth."""
+    if payload.count(b"[") + payload.count(b"{") <= MAX_DEPTH:  # every message the boards write
+        return 0
+    depth = deepest = 0
+    for byte in payload:
+        if byte in b"[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"]}":
+            depth -= 1
+    return deepest
+
+
+def _no_constant(name: str) -> None:
+    raise json.JSONDecodeError(f"{name} is not JSON", name, 0)
 
 
 def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: str) -> Any:
@@ -116,6 +155,40 @@ def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], what: 
     if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
         raise ProtocolError(f'{what}: "{key}" is missing or of the wrong kind')
     return value
+
+
+def _seq(data: dict[str, Any], what: str) -> int:
+    seq = _field(data, "seq", int, what)
+    if not 1 <= seq <= MAX_SEQ:
+        raise ProtocolError(f'{what}: "seq" {seq} is not a ply from 1 to {MAX_SEQ}')
+    return seq
+
+
+def _move_text(data: dict[str, Any], what: str) -> str:
+    move = _field(data, "move", str, what)
+    if len(move) > MAX_MOVE_TEXT:
+        raise ProtocolError(f'{what}: "move" has {len(move)} characters, more than {MAX_MOVE_TEXT}')
+    return move
+
+
+def _hash(data: dict[str, Any], what: str) -> str:
+    digest = _field(data, "hash", str, what)
+    if len(digest) > MAX_HASH:
+        raise ProtocolError(f'{what}: "hash" has {len(digest)} characters, more than {MAX_HASH}')
+    return digest
+
+
+def _reveal(data: dict[str, Any], what: str) -> dict[str, int]:
+    reveal = data.get("reveal", {})
+    if not isinstance(reveal, dict) or not all(NAME.fullmatch(token) and type(value) is int
+                                               for token, value in reveal.items()):
+        raise ProtocolError(f'{what}: "reveal" must map token names to whole numbers')
+    return reveal
+
+
+def short_topic(topic: str) -> str:
+    """``topic`` cut short, to be quoted in a message."""
+    return topic if len(topic) <= SHOWN_TOPIC else f"{topic[:SHOWN_TOPIC]}..."
 
 
 @dataclass(frozen=True)
@@ -191,12 +264,9 @@ class MoveMessage:
     def parse(cls, by: str, seq: int, payload: bytes) -> MoveMessage:
         what = f"move {seq} from {by}"
         data = _object(payload, what)
-        if _field(data, "seq", int, what) != seq:
+        if _seq(data, what) != seq:
             raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
-        reveal = data.get("reveal", {})
-        if not isinstance(reveal, dict):
-            raise ProtocolError(f'{what}: "reveal" must map tokens to values')
-        return cls(seq, _field(data, "move", str, what), by, _field(data, "hash", str, what), reveal)
+        return cls(seq, _move_text(data, what), by, _hash(data, what), _reveal(data, what))
 
 
 @dataclass(frozen=True)
@@ -215,8 +285,10 @@ class Refusal:
     def parse(cls, by: str, payload: bytes) -> Refusal:
         what = f"a refusal from {by}"
         data = _object(payload, what)
-        return cls(by, _field(data, "seq", int, what), _field(data, "move", str, what),
-                   _field(data, "reason", str, what))
+        reason = _field(data, "reason", str, what)
+        if len(reason) > MAX_REASON:
+            raise ProtocolError(f'{what}: "reason" has {len(reason)} characters, more than {MAX_REASON}')
+        return cls(by, _seq(data, what), _move_text(data, what), reason)
 
 
 @dataclass(frozen=True)
@@ -260,26 +332,26 @@ Message = Header | MoveMessage | Refusal | Rewrite | Presence
 
 def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
     """The message on ``topic`` of ``game``; None for an empty payload (a retained message cleared).
-    A topic or payload that breaks the protocol is a ProtocolError."""
+    A topic or payload that breaks the protocol is a ProtocolError, and nothing else is raised."""
     base = f"{PREFIX}/{game}/"
     if not topic.startswith(base):
-        raise ProtocolError(f"topic {topic!r} is not under {base}")
+        raise ProtocolError(f"topic {short_topic(topic)!r} is not under {base}")
     parts = topic[len(base):].split("/")
-    if not payload:
-        return None
     if parts == ["header"]:
-        return Header.parse(payload)
+        return Header.parse(payload) if payload else None
     if len(parts) >= 3 and parts[0] == "by" and NAME.fullmatch(parts[1]):
         by, rest = parts[1], parts[2:]
-        if rest[0] == "move" and len(rest) == 2 and rest[1].isdigit() and int(rest[1]) > 0:
-            return MoveMessage.parse(by, int(rest[1]), payload)
-        if rest[0] == "rewrite" and len(rest) == 2 and SEQ.fullmatch(rest[1]):
-            return Rewrite.parse(by, int(rest[1]), payload)
-        if rest[0] == "dice" and len(rest) == 2 and SEQ.fullmatch(rest[1]):
+        if rest[0] == "move" and len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ:
+            return MoveMessage.parse(by, int(rest[1]), payload) if payload else None
+        if rest[0] == "rewrite" and len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ:
+            return Rewrite.parse(by, int(rest[1]), payload) if payload else None
+        if rest[0] == "dice" and len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ:
             from firmware_host.remote.dice import DiceMessage  # dice.py builds on this module
-            return DiceMessage.parse(by, int(rest[1]), payload)
+            return DiceMessage.parse(by, int(rest[1]), payload) if payload else None
         if rest == ["presence"]:
-            return Presence(by, payload == b"online")
+            if payload not in (b"", b"online", b"offline"):
+                raise ProtocolError(f"the presence of {by} must be online or offline, not {payload[:20]!r}")
+            return Presence(by, payload == b"online") if payload else None
         if rest == ["refused"]:
-            return Refusal.parse(by, payload)
-    raise ProtocolError(f"topic {topic!r} is not one of the protocol's")
+            return Refusal.parse(by, payload) if payload else None
+    raise ProtocolError(f"topic {short_topic(topic)!r} is not one of the protocol's")

@@ -14,14 +14,14 @@ import asyncio
 import random
 from typing import Any
 
-from engine.core import Game
+from engine.core import Game, Move
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, deal_unseen, seen_by
 from firmware_host.remote.dice import FairDice, has_dice
 from firmware_host.remote.moves import Chain, check, learnt, mover, replay
 from firmware_host.remote.participant import Participant
-from firmware_host.remote.protocol import FAIR, Rewrite, position_hash
+from firmware_host.remote.protocol import FAIR, MoveMessage, Rewrite, position_hash
 from firmware_host.web.view import DICE_WORDS, READ_ONLY_VIEW
 
 #: How often the spectator takes what the broker sent (seconds).
@@ -62,14 +62,7 @@ class Spectator:
                 return applied  # not every secret is in: the roll cannot be checked yet
             move = None
             for message in self.participant.candidates(seq):
-                try:
-                    if message.reveal and message.by == holder:
-                        self._learn(message.reveal)
-                    wrong = dice.wrong(self.state, self.chain, message) if dice is not None and message.by == holder \
-                        else ""
-                    checked = wrong or check(self.state, self.chain, message, holder)
-                except ValueError as exc:
-                    checked = str(exc)
+                checked = self._check(message, holder)
                 if not isinstance(checked, str):
                     move = checked
                     break
@@ -96,11 +89,24 @@ class Spectator:
         self.note = (f"{rewrite.reporter} reports that {first.by} rewrote move {seq} ({first.move}) as "
                      f"{later.move}: refused, {first.move} stands")
 
-    def _learn(self, values: dict[str, Any]) -> None:
-        setup = learnt(self.setup, values, self.state, ())
-        if setup != self.setup:
-            self.setup = setup
-            self.state = replay(setup, [str(move) for move in self.state.history])
+    def _check(self, message: MoveMessage, holder: str | None) -> Move | str:
+        """The move ``message`` carries, or why it is refused; a value it reveals is learnt into a copy of
+        the game, kept only if the move passes its checks there.  A roll must be the one the fair dice gave."""
+        if self.fair_dice is not None and self.state.is_chance_node() and message.by == holder:
+            wrong = self.fair_dice.wrong(self.state, self.chain, message)
+            if wrong:
+                return wrong
+        setup, state = self.setup, self.state
+        if message.reveal and message.by == holder:
+            try:
+                setup = learnt(self.setup, message.reveal, self.state, ())
+                state = replay(setup, [str(move) for move in state.history]) if setup != self.setup else state
+            except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
+                return str(exc)
+        checked = check(state, self.chain, message, holder)
+        if not isinstance(checked, str):
+            self.setup, self.state = setup, state
+        return checked
 
     async def run(self) -> None:
         """Follow the game until cancelled, waking the page at each move."""

@@ -72,3 +72,9 @@ def tables() -> ModuleType:
 @pytest.fixture
 def hands() -> ModuleType:
     return helper(HERE.parent / "daemon" / "hands.py")
+
+
+@pytest.fixture
+def hostile() -> ModuleType:
+    """tests/remote/hostile.py: what a hostile peer sends, and a game of three participants to send it to."""
+    return helper(HERE / "hostile.py")

@@ -41,6 +41,8 @@ def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
                       MoveMessage(2, "declare red-a t1.1", "bob", "fedcba9876543210", {"red-a": 4}))
     assert rewrite_topic("friday", "alice", 2) == "gameboard/v2/friday/by/alice/rewrite/2"
     assert parse_message("friday", rewrite_topic("friday", "alice", 2), rewrite.payload()) == rewrite
+    later = json.dumps({**json.loads(message.payload()), "prev": "abc", "note": {"x": [1]}}).encode()
+    assert parse_message("friday", move_topic("friday", "alice", 12), later) == message  # fields it does not know
 
 
 @pytest.mark.parametrize(("topic", "payload", "expected"), [
@@ -54,7 +56,27 @@ def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
     ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": true, "move": "p1", "hash": "x"}',
      '"seq" is missing or of the wrong kind'),
     ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "x", "reveal": [1]}',
-     '"reveal" must map tokens to values'),
+     '"reveal" must map token names to whole numbers'),
+    *[("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "x", "reveal": %s}' % reveal,
+       '"reveal" must map token names to whole numbers')
+      for reveal in (b'{"t1": true}', b'{"t1": 3.0}', b'{"t1": "3"}', b'{"t1": null}', b'{"a b": 3}')],
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2.0, "seq": 3, "move": "p1", "hash": "x"}',
+     "is protocol version 2.0; this board speaks 2"),
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": NaN}', "is not JSON"),
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3' + b"0" * 4400 + b"}",
+     r"is not JSON \(a number of more than 4300 digits\)"),
+    ("gameboard/v2/friday/by/alice/move/3", b"[" * 60_000, r"is not JSON \(nested more than 100 deep\)"),
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "%s", "hash": "x"}' % (b"p" * 300),
+     '"move" has 300 characters, more than 256'),
+    ("gameboard/v2/friday/by/alice/refused", b'{"v": 2, "seq": -1, "move": "p1", "reason": "no"}',
+     '"seq" -1 is not a ply from 1 to 1000000'),
+    ("gameboard/v2/friday/by/alice/refused", b'{"v": 2, "seq": 1, "move": "p1", "reason": "%s"}' % (b"x" * 5000),
+     '"reason" has 5000 characters, more than 4096'),
+    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "%s"}' % (b"f" * 200),
+     '"hash" has 200 characters, more than 128'),
+    ("gameboard/v2/friday/by/alice/presence", b"maybe", "the presence of alice must be online or offline"),
+    *[(f"gameboard/v2/friday/by/alice/move/{seq}", b'{"v": 2, "seq": 1, "move": "p1", "hash": "x"}',
+       "is not one of the protocol's") for seq in ("\u00b2", "\u0661", "01", "+1", " 1", "1000001", "1" * 4400)],
     ("gameboard/v2/friday/by/alice/move/0", b"{}", "is not one of the protocol's"),
     ("gameboard/v2/friday/by/alice/rewrite/2", b'{"v": 2, "seq": 2, "by": "bob", "applied": {"move": "h9"}, '
                                                b'"refused": {"move": "h10", "hash": "x"}}',
@@ -144,6 +166,11 @@ def test_a_revealed_value_is_learnt_by_swapping_with_a_guess() -> None:
         learn(json.loads(json.dumps(position)), {token: 99}, fixed=())
     with pytest.raises(ValueError, match="no token 'zz' to reveal"):
         learn(position, {"zz": 1}, fixed=())
+    with pytest.raises(ValueError, match=f"token {token}: True is not a value"):  # True == 1 would pass for 1
+        learn(position, {token: True}, fixed=())
+    hexover = game_class("hexover")().new_initial_state().position()
+    with pytest.raises(ValueError, match="this game hides no values: a move reveals none"):
+        learn(hexover, {"t1": 3}, fixed=())
 
 
 def test_a_declaration_reveals_the_token_value_and_nothing_else_does() -> None:
