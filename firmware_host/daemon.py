@@ -298,6 +298,9 @@ class Daemon:
     def play(self, text: str, now: float | None = None) -> Move:
         """A move no sensor or button makes (an empty footprint), given by its notation."""
         now = self.clock() if now is None else now
+        if self.fair_dice is not None and self.state.is_chance_node():
+            raise IllegalMoveError(f"{text!r}: in this remote game every seat rolls fair dice together through the "
+                                   "broker; nobody enters a roll")
         move = self.state.parse_move(text)
         if self.state.footprint(move).changes:
             raise IllegalMoveError(f"{text!r} moves pieces: make it on the board")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import IllegalMoveError
 from engine.games.dice import ROLLS
 from engine.registry import game_class
 from firmware_host.cli import main
@@ -214,6 +215,8 @@ def test_a_board_restarted_between_commit_and_reveal_reveals_what_it_committed_t
     person = hands.Hands(alice, mock, clock)
     run_until(person, lambda: dice_of(spy, "alice", 1))
     [committed] = dice_of(spy, "alice", 1)
+    with pytest.raises(IllegalMoveError, match="every seat rolls fair dice together"):
+        alice.play("roll 6+6")  # the page's move by its name: no way round the dice
     alice.close()  # the power goes before bob commits
     remote = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "alice", game, alice.seats, clock)
     alice = Daemon(game, alice.hal, alice.wiring, Journal(tmp_path / "j.sqlite3"), clock, loop=tables.LOOP,
