@@ -80,7 +80,7 @@ class Seated:
 
     def step(self, commits: list[tuple[str, int, str, float]]) -> None:
         """Hear, then make this seat's move when its think time is over, or journal the other seat's."""
-        self.remote.hear()
+        self.remote.hear(len(self.state.history) + 1)
         state = self.state
         if state.is_terminal():
             self.remote.close()

@@ -54,14 +54,14 @@ class Bugs(logging.Handler):
         self.records.append(self.format(record))
 
 
-def tally(link, heard: Counter) -> None:
+def tally(link, heard: Counter, marker_of) -> None:
     """Count what ``link`` hands over, by kind (an observer on the real link)."""
     events = link.events
 
     def counted():
         got = events()
-        heard.update("garbled" if isinstance(event, Garbled) else "marker" if getattr(event, "by", "").startswith(
-            "zz-marker-") else "read" for event in got)
+        heard.update("marker" if marker_of(event) else "garbled" if isinstance(event, Garbled) else "read"
+                     for event in got)
         return got
 
     link.events = counted
@@ -87,7 +87,7 @@ def main() -> None:
         (Path(folder) / "broker").mkdir()
         mosquitto = broker.Mosquitto(Path(folder) / "broker").start()
         table = hostile.Table(tables, hands, Path(folder), mosquitto.port, seed=args.seed or 0)
-        tally(table.alice.remote.link, heard)
+        tally(table.alice.remote.link, heard, hostile.marker_of)
         batches = sent = 0
         started = time.monotonic()
         try:

@@ -567,7 +567,7 @@ class Daemon:
     def _hear_remote(self, now: float) -> None:
         """Take what the broker sent: the remote seat's move awaited is shown to carry out (or applied, a roll)."""
         remote = self.remote
-        heard = remote.hear()
+        heard = remote.hear(len(self._history_text) + 1)
         if remote.problem:
             self.faults["remote"] = remote.problem
         elif self.faults.pop("remote", None) is not None:
@@ -586,10 +586,9 @@ class Daemon:
         player, seq, name = self._mover(), len(self._history_text) + 1, self.remote.name
         if self._held_elsewhere(player):
             return
-        for message in self.remote.candidates(seq):
+        for message in self.remote.candidates(seq):  # only other holders' moves are followed
             reason = ("the game is over" if player == TERMINAL else
-                      f"{message.by} does not hold the seat to move ({name} does)" if message.by != name else
-                      f"move {seq} is for this board ({name}) to make, and it has not made it")
+                      f"{message.by} does not hold the seat to move ({name} does)")
             self.remote.refuse(message, reason)
             self._note = f"refused {message.by}'s move {seq} ({message.move}): {reason}"
 

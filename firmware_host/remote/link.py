@@ -1,10 +1,11 @@
 """The link to the MQTT broker: paho-mqtt on its own thread, heard without blocking.
 
 ``Link`` connects in the background and keeps reconnecting (the board plays on
-meanwhile); each time it connects it subscribes to the game's topics and says so
-with a ``Connected`` event, on which the participant publishes its moves again
-(retained, so a broker that lost them has them back).  ``events()`` hands over what
-arrived since the last call, parsed; the scan loop calls it and never waits.
+meanwhile); each time it connects it subscribes to the exact topics its participant
+follows (``follow``; the header alone until it says) and says so with a ``Connected``
+event, on which the participant publishes its moves again (retained, so a broker that
+lost them has them back).  ``events()`` hands over what arrived since the last call,
+parsed; the scan loop calls it and never waits.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 import logging
 import queue
 import secrets
+import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +30,7 @@ from firmware_host.remote.protocol import (
     Message,
     ProtocolError,
     check_name,
-    game_topic,
+    header_topic,
     parse_message,
     presence_topic,
     short_topic,
@@ -143,6 +146,12 @@ class Link:
         #: Why the link is not connected now, in words ("" when it is).
         self.problem = ""
         self._refused = ""
+        #: The exact topics subscribed to at every connection, in order (``follow``); the lock keeps a
+        #: change from crossing a reconnection.
+        self._following: tuple[str, ...] = (header_topic(game),)
+        self._subscribing = threading.Lock()
+        #: Messages received since the link was made: what the broker sent, junk included.
+        self.received = 0
         #: The id this link asks the broker for (a broker configured as documented uses the user name instead).
         self.client_id = client_id(game, name)
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id,
@@ -173,8 +182,9 @@ class Link:
         if reason.is_failure:  # a wrong password, a name the broker does not know: said until it connects
             self._refused = self.problem = f"the broker {self.broker} refused this board: {reason}"
             return
-        self.connected, self.problem, self._refused = True, "", ""
-        client.subscribe(game_topic(self.game), qos=1)
+        with self._subscribing:  # ``follow`` sends what changes once connected, after these
+            self.connected, self.problem, self._refused = True, "", ""
+            _subscribe(client, self._following)
         client.publish(presence_topic(self.game, self.name), b"online", qos=1, retain=True)
         self._events.put(Connected())
 
@@ -190,6 +200,7 @@ class Link:
         """What a peer sent, as a message or as Garbled.  An exception raised here would end paho's loop,
         the link dead while it looks connected: a peer's bytes raise only ProtocolError (``parse_message``),
         and anything else, a bug of this board's, is logged and reported, the link kept."""
+        self.received += 1
         try:
             topic = message.topic
         except UnicodeDecodeError:  # paho decodes the topic when it is read; Mosquitto refuses such topics
@@ -231,6 +242,27 @@ class Link:
             if isinstance(event, Header):
                 return event
         return None
+
+    def follow(self, topics: Sequence[str]) -> None:
+        """Subscribe to exactly ``topics`` from now on, and at every reconnection: those new are subscribed
+        (the broker sends what is retained there), those no longer listed unsubscribed."""
+        with self._subscribing:
+            listed = set(topics)
+            known = set(self._following)
+            new = [topic for topic in topics if topic not in known]
+            gone = [topic for topic in self._following if topic not in listed]
+            self._following = tuple(topics)
+            if self.connected:
+                _subscribe(self._client, new)
+                if gone:
+                    self._client.unsubscribe(gone)
+
+    def fetch_again(self, topics: Sequence[str]) -> None:
+        """Subscribe to ``topics`` again: the broker sends what is retained there once more (what it dropped
+        from a full queue, say)."""
+        with self._subscribing:
+            if self.connected:
+                _subscribe(self._client, topics)
 
     def publish(self, topic: str, payload: bytes, *, retain: bool) -> None:
         """Send at QoS 1; while the broker is away paho keeps it, and a reconnect publishes everything again."""
@@ -279,6 +311,13 @@ def _split(url: str) -> SplitResult:
     except ValueError as exc:
         raise LinkError(f"{url!r} is not an address ({exc}); an IPv6 host goes in brackets, e.g. "
                         "mqtt://[::1]:1883") from None
+
+
+def _subscribe(client: Any, topics: Sequence[str]) -> None:
+    """Subscribe to ``topics`` at QoS 1 in one packet, in their order (the order the broker sends what is
+    retained there)."""
+    if topics:
+        client.subscribe([(topic, 1) for topic in topics])
 
 
 def _unacknowledged(info: Any) -> bool:

@@ -1,8 +1,10 @@
 """This board's part in a remote game: the header, the moves heard, and what it publishes.
 
-The daemon asks ``candidates(seq)`` for the move that makes ply ``seq`` when a seat held
-elsewhere is to move, checks it against its own game, and carries it out like the
-computer's (``firmware_host.decided``), or ``refuse``s it, which is reported to all.
+The daemon takes what came (``hear``), saying which ply it lacks, asks ``candidates(seq)``
+for the move that makes ply ``seq`` when a seat held elsewhere is to move, checks it against
+its own game, and carries it out like the computer's (``firmware_host.decided``), or
+``refuse``s it, which is reported to all.  Only the plies of a window from the one it lacks
+are fetched and kept (``firmware_host.remote.following``): what a peer's junk costs is bounded.
 What it publishes is kept (``outbox``) and published again at every reconnect:
 duplicates change nothing, and a broker that lost its retained moves gets them back.
 The host checks the broker's header at every (re)connection and writes its own again
@@ -14,10 +16,12 @@ Nothing here writes the game: the daemon does, through its journal.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 
 from engine.core import Game
 from firmware_host.remote.dice import DICE_FIX, DiceMessage, dice_topic, has_dice
+from firmware_host.remote.following import game_topics, ply_topics, window
 from firmware_host.remote.link import Connected, Disconnected, Event, Garbled, Link
 from firmware_host.remote.protocol import (
     FAIR,
@@ -41,6 +45,14 @@ HEADER_WAIT_S = 1.0
 #: Moves published again per ``hear`` after a reconnect: a long game's thousands go out over a second or so
 #: of scans, never stalling one (each takes 0.1-0.2 ms: 20 take about one scan period of 5 ms at most).
 RESEND_PER_HEAR = 20
+#: How long the next ply may lack a move, nothing else arriving, before its window is fetched again (seconds):
+#: a broker whose queue is smaller than a window dropped some of it.
+REFETCH_S = 3.0
+#: Distinct copies kept of one sender's move for one ply, refused ones included: a board sends one, so the
+#: rest are mistakes or junk, and a peer sending thousands costs no more than these.
+COPIES_KEPT = 4
+#: Notes kept for the person (the newest): a flood of junk costs no more.
+NOTES_KEPT = 16
 
 
 def game_header(game: Game, seats: tuple[Seat, ...], name: str, dice: str = FAIR) -> Header:
@@ -64,8 +76,14 @@ class Participant:
         #: The header the broker holds, heard since the link last connected (a broker that went away may come
         #: back without it: the host writes it again then).
         self.heard_header: Header | None = None
-        #: Every distinct move heard, by sequence number, in the order heard.
+        #: The first ply whose move this participant lacks (as ``hear`` was last told).
+        self.next_ply = 1
+        #: Every distinct move heard for a ply of the window (``COPIES_KEPT`` a sender at most), by sequence
+        #: number, in the order heard.
         self._moves: dict[int, list[MoveMessage]] = {}
+        #: The plies followed now, and when the broker last sent one or was asked for them.
+        self._window = range(0)
+        self._fetched_at = clock()
         self._refused: set[tuple[int, str, str, str, tuple[tuple[str, int], ...]]] = set()
         #: The rewrites among them: refused whatever history is followed.
         self._rewritten: set[tuple[int, str, str, str, tuple[tuple[str, int], ...]]] = set()
@@ -86,11 +104,12 @@ class Participant:
         #: A header on the broker that is not this game's: nothing can be played until it is mended.
         self.problem = ""
         #: Things to tell the person (a refusal of one of this board's moves, a garbled message).
-        self.notes: list[str] = []
+        self.notes: deque[str] = deque(maxlen=NOTES_KEPT)
         self._connected_at: float | None = None
         #: Sequence numbers of this participant's moves still to publish again since the last reconnect.
         self._resend: list[int] = []
         self._resend_dice: list[int] = []
+        self._follow()  # from the first ply until told otherwise: subscribed as the link connects
 
     @property
     def connected(self) -> bool:
@@ -99,11 +118,20 @@ class Participant:
     def holds(self, player: int) -> bool:
         return 0 <= player < len(self.header.seats) and self.header.seats[player] == self.name
 
-    def hear(self) -> frozenset[int]:
-        """Take what the link heard (never blocks): the sequence numbers with new moves."""
+    def hear(self, next_ply: int | None = None) -> frozenset[int]:
+        """Take what the link heard (never blocks), ``next_ply`` being the first ply whose move this
+        participant lacks (the daemon and the spectator say it; None: as last said): the sequence numbers
+        with new moves.  The plies of its window are followed, those before it forgotten."""
         seqs: set[int] = set()
+        self.next_ply = self.next_ply if next_ply is None else next_ply
+        self._follow()
         for event in self.link.events():
             self._hear(event, seqs)
+        if seqs:
+            self._fetched_at = self.clock()
+        elif not self.candidates(self.next_ply) and self.clock() - self._fetched_at >= REFETCH_S:
+            self.link.fetch_again(self._ply_topics(range(self.next_ply, self._window.stop)))
+            self._fetched_at = self.clock()
         for seq in self._resend[:RESEND_PER_HEAR]:
             self._send(self.outbox[seq])
         del self._resend[:RESEND_PER_HEAR]
@@ -118,20 +146,22 @@ class Participant:
 
     def _hear(self, event: Event, seqs: set[int]) -> None:
         if isinstance(event, Connected):
-            self._connected_at = self.clock()
+            self._connected_at = self._fetched_at = self.clock()
             self._resend = sorted(self.outbox)
             self._resend_dice = sorted(self.dice_outbox)
             for rewrite in self.rewrites.values():
                 self._send_rewrite(rewrite)
         elif isinstance(event, MoveMessage):
+            if event.seq not in self._window:  # a ply long applied, or not asked for
+                return
             heard = self._moves.setdefault(event.seq, [])
-            if event not in heard:  # a duplicate changes nothing
-                heard.append(event)
+            if event not in heard and sum(copy.by == event.by for copy in heard) < COPIES_KEPT:
+                heard.append(event)  # a duplicate changes nothing
                 seqs.add(event.seq)
                 self._refuse_rewrite(event)
-        elif isinstance(event, DiceMessage) and event.by in self.header.seats:
+        elif isinstance(event, DiceMessage) and event.by in self.header.seats and event.seq in self._window:
             parts = self.dice_heard.setdefault((event.seq, event.by), [])
-            if event not in parts:
+            if event not in parts and len(parts) < COPIES_KEPT:
                 parts.append(event)
         elif isinstance(event, Rewrite):
             if event.reporter != self.name and event not in self.reported:
@@ -165,6 +195,24 @@ class Participant:
             return not self.header.differences(Header.parse(kept.encode()))
         except ProtocolError:  # kept under another version of the protocol
             return False
+
+    def _follow(self) -> None:
+        """Follow the window of the next ply lacking: subscribed to, what is retained there is sent."""
+        plies = window(self.next_ply)
+        if plies != self._window:
+            self._window = plies
+            self._moves = {ply: heard for ply, heard in self._moves.items() if ply in plies}
+            self.dice_heard = {key: parts for key, parts in self.dice_heard.items() if key[0] in plies}
+            self._refused = {key for key in self._refused if key[0] in plies}
+            self._fetched_at = self.clock()
+            self.link.follow(game_topics(self.link.game, self.name, self._holders()) + self._ply_topics(plies))
+
+    def _holders(self) -> list[str]:
+        """The participants whose messages this one follows: the seats' holders but itself."""
+        return [holder for holder in dict.fromkeys(self.header.seats) if holder != self.name]
+
+    def _ply_topics(self, plies: range) -> list[str]:
+        return ply_topics(self.link.game, self._holders(), plies)
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""

@@ -72,11 +72,6 @@ def check_name(text: object, what: str) -> str:
     return text
 
 
-def game_topic(game: str) -> str:
-    """The topic filter a participant subscribes to: everything of ``game``."""
-    return f"{PREFIX}/{game}/#"
-
-
 def header_topic(game: str) -> str:
     return f"{PREFIX}/{game}/header"
 

@@ -49,7 +49,7 @@ class Spectator:
 
     def follow(self) -> bool:
         """Apply every move heard that is next in order and passes the checks; whether any was."""
-        self.participant.hear()
+        self.participant.hear(len(self.state.history) + 1)
         for rewrite in self.participant.reported[self._reports:]:
             self._follow_report(rewrite)
         self._reports = len(self.participant.reported)

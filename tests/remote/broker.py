@@ -45,9 +45,10 @@ class Mosquitto:
 
     def __init__(self, folder: Path, *, persistence: bool = False, password_file: Path | None = None,
                  acl_file: Path | None = None, tls: tuple[Path, Path] | None = None,
-                 client_ca: Path | None = None) -> None:
+                 client_ca: Path | None = None, more: tuple[str, ...] = ()) -> None:
         """``tls``: the server's certificate and key files, for a TLS listener only; ``client_ca``: with it,
-        the listener asks each client for a certificate this authority signed."""
+        the listener asks each client for a certificate this authority signed; ``more``: other lines of
+        configuration (``max_queued_messages 100``)."""
         self.binary = find_mosquitto()
         if self.binary is None:
             raise FileNotFoundError("mosquitto is not installed: apt-get install mosquitto")
@@ -68,6 +69,7 @@ class Mosquitto:
             lines += [f"certfile {tls[0]}", f"keyfile {tls[1]}"]
         if client_ca:
             lines += [f"cafile {client_ca}", "require_certificate true"]
+        lines += more
         self.config = folder / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n", encoding="utf-8")
         self.process: subprocess.Popen | None = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import queue
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,8 +29,9 @@ from hypothesis import strategies as st
 from engine.core import State
 from engine.registry import game_class
 from firmware_host.remote.join import host, join
-from firmware_host.remote.link import Broker
+from firmware_host.remote.link import Broker, Event, Garbled
 from firmware_host.remote.moves import Chain
+from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import PREFIX
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
@@ -58,6 +60,12 @@ NAMES = st.sampled_from(PARTICIPANTS) | st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_-
 SPECIAL_PAYLOADS = (b"", b"online", b"offline", b"[" * 60_000, b"{" * 70_000, b'{"v": 2, "seq": ' + b"9" * 5000 + b"}",
                     b'{"v": 2, "seq": 1e999}', b'{"v": 2, "seq": NaN}', b"\xef\xbb\xbf{}", '{"v": 2}'.encode("utf-16"),
                     b'{"v": 2, "v": 1}', b"null", b"\x00" * 10)
+
+
+def marker_of(event: Event) -> str:
+    """The marker a garbled presence carries ("" for any other event)."""
+    found = re.search(r"not b'(marker-[0-9]+)'", event.problem) if isinstance(event, Garbled) else None
+    return found.group(1) if found else ""
 
 
 @dataclass(frozen=True)
@@ -244,6 +252,10 @@ class Table:
         self.spectator = Spectator(carols, watched)
         self.participants = (remote, bobs, carols)
         self.markers = 0
+        #: The markers each participant's link handed over, by participant.
+        self.heard: dict[str, set[str]] = {}
+        for participant in self.participants:
+            self._watch_markers(participant)
         self._before = self._seen()
 
     def close(self) -> None:
@@ -299,18 +311,31 @@ class Table:
         self.read(self.send(sent))
 
     def send(self, sent: list[tuple[str, bytes]]) -> str:
-        """Publish ``sent``, then a presence of a name of its own, the marker returned: a participant that has
-        heard the marker has read what came before it (one publisher's messages arrive in order)."""
+        """Publish ``sent``, then a marker, returned: a participant that has heard the marker has read what came
+        before it (one publisher's messages arrive in order).  The marker is a garbled presence of alice's, a topic
+        all three follow (a participant is sent only the topics it follows)."""
         for topic, payload in sent:
             self.peer.publish(topic, payload, wait=False)
         self.markers += 1
-        marker = f"zz-marker-{self.markers}"
-        self.peer.publish(f"{BASE}/by/{marker}/presence", b"offline")
+        marker = f"marker-{self.markers}"
+        self.peer.publish(f"{BASE}/by/alice/presence", marker.encode())
         return marker
 
     def read(self, marker: str) -> None:
         """Step the three until each has heard ``marker``."""
-        self._wait(lambda: all(marker in participant.online for participant in self.participants), "marker")
+        self._wait(lambda: all(marker in self.heard[participant.name] for participant in self.participants),
+                   "marker")
+
+    def _watch_markers(self, participant: Participant) -> None:
+        """Note each marker ``participant``'s link hands over (an observer on the real link)."""
+        events, heard = participant.link.events, self.heard.setdefault(participant.name, set())
+
+        def watched() -> list[Event]:
+            got = events()
+            heard.update(marker_of(event) for event in got if marker_of(event))
+            return got
+
+        participant.link.events = watched  # type: ignore[method-assign]
 
     # -- real moves --------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from firmware_host.remote.link import Broker, Connected, Link
-from firmware_host.remote.protocol import MoveMessage, Presence, move_topic
+from firmware_host.remote.protocol import MoveMessage, Presence, move_topic, presence_topic
 
 
 class Heard:
@@ -36,6 +36,7 @@ def test_a_participant_logs_in_with_its_password_and_a_wrong_one_is_refused(tmp_
         alice_heard = Heard(alice)
         alice_heard.wait(Connected)
         message = MoveMessage(1, "p1", "alice", "abc")
+        alice.follow([move_topic("g1", "alice", 1)])
         alice.publish(move_topic("g1", "alice", 1), message.payload(), retain=True)
         assert message in alice_heard.wait(MoveMessage)
         deadline = time.monotonic() + 10
@@ -54,6 +55,7 @@ def test_a_participant_connects_over_tls_trusting_the_given_authority(tmp_path, 
     made = broker_tools.certificates(tmp_path)
     mosquitto = make_mosquitto(tls=(made.server, made.server_key))
     link = Link(Broker("127.0.0.1", mosquitto.port, tls=True, ca_file=made.ca), "g1", "alice")
+    link.follow([presence_topic("g1", "alice")])
     try:
         assert Presence("alice", True) in Heard(link).wait(Presence)
     finally:
@@ -67,6 +69,7 @@ def test_a_board_shows_its_client_certificate_to_a_broker_that_asks_for_one(tmp_
     anonymous = Link(Broker("127.0.0.1", mosquitto.port, tls=True, ca_file=made.ca), "g1", "bob")
     alice = Link(Broker("127.0.0.1", mosquitto.port, tls=True, ca_file=made.ca, cert_file=made.client,
                      key_file=made.client_key), "g1", "alice")
+    alice.follow([presence_topic("g1", "alice")])
     try:
         assert Presence("alice", True) in Heard(alice).wait(Presence)
         deadline = time.monotonic() + 10

@@ -166,10 +166,10 @@ def test_a_move_that_fails_a_check_is_refused_reported_and_never_applied(tables,
         run_until(person, lambda: len(spy.messages()) and bob.snapshot()["note"].startswith(f"refused alice's move 1 "
                                                                                               f"({other})"))
         assert bob.carry is None and bob.state.history == [] and bob.remote_turn
-        reasons = [json.loads(payload)["reason"] for payload in spy.wait_for("/by/bob/refused", 3)]
-        assert reasons[0] == "mallory does not hold the seat to move (alice does)"
-        assert reasons[1].startswith("'p99' is not a legal move here")
-        assert reasons[2].startswith("it leads to history ") and "the boards' games differ" in reasons[2]
+        reasons = [json.loads(payload)["reason"] for payload in spy.wait_for("/by/bob/refused", 2)]
+        assert reasons[0].startswith("'p99' is not a legal move here")
+        assert reasons[1].startswith("it leads to history ") and "the boards' games differ" in reasons[1]
+        assert len(reasons) == 2  # mallory holds no seat: bob's board never fetches her messages
         assert bob.snapshot()["note"].startswith(f"refused alice's move 1 ({other}): it leads to history")
         spy.send(MoveMessage(1, first, "alice", first_hash))
         run_until(person, lambda: bob.carry is not None)
