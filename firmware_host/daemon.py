@@ -33,9 +33,10 @@ from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
+from firmware_host.remote.dice import FairDice, has_dice
 from firmware_host.remote.moves import Chain, check, learnt_from, mover, published, replay
 from firmware_host.remote.participant import Participant
-from firmware_host.remote.protocol import MoveMessage
+from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage
 from firmware_host.remote.seals import Opened, Seals, end_check, openings, sealing, tokens_of, unsealed
 from firmware_host.scanner import Scanner
 from firmware_host.seats import HUMAN, Seat
@@ -112,12 +113,18 @@ class Daemon:
         self.chain: Chain | None = None
         #: What the seals of hidden values hold up, or what the others' openings showed at the end.
         self._sealing = ""
+        #: A remote game's fair dice (None: rolled here, or by hand as every seat agreed): the board's own
+        #: dice are not read.
+        self.fair_dice: FairDice | None = None
         if remote is not None:
             if hides_values(self.state):  # sealed before any move is published, and again at each reconnect
                 remote.seal(Seals(remote.name, sealing(self.state, self._held(), self.journal.remote_key)))
             self.chain = Chain(self.state)
             remote.resume(published(self.state, self.chain, remote.header.seats, remote.name,
                                     self.journal.remote_key))
+            if remote.header.dice == FAIR and has_dice(self.state):
+                self.fair_dice = FairDice(remote, journal.remote_key)
+                self.fair_dice.reopen(self.state)
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -162,7 +169,8 @@ class Daemon:
         remote = None
         if config.remote is not None:
             from firmware_host.remote.join import host
-            remote = host(config.remote.broker, config.remote.game, config.remote.name, game, config.seats, clock)
+            remote = host(config.remote.broker, config.remote.game, config.remote.name, game, config.seats, clock,
+                          BY_HAND if config.dice_mode == "entered" else FAIR)
         return cls(game, hal, wiring, journal, clock, loop=config.loop, leds=leds, notifier=Notifier(),
                    seats=config.seats, hints=config.hints, remote=remote)
 
@@ -296,6 +304,9 @@ class Daemon:
     def play(self, text: str, now: float | None = None) -> Move:
         """A move no sensor or button makes (an empty footprint), given by its notation."""
         now = self.clock() if now is None else now
+        if self.fair_dice is not None and self.state.is_chance_node():
+            raise IllegalMoveError(f"{text!r}: in this remote game every seat rolls fair dice together through the "
+                                   "broker; nobody enters a roll")
         move = self.state.parse_move(text)
         if self.state.footprint(move).changes:
             raise IllegalMoveError(f"{text!r} moves pieces: make it on the board")
@@ -330,8 +341,16 @@ class Daemon:
         return state
 
     def _roll(self, now: float) -> None:
-        """Ask the dice for a roll (a remote seat's comes from the broker); an entered roll that is not on
-        offer is reported, not fatal."""
+        """Ask the dice for a roll (a remote seat's comes from the broker, fair dice are rolled with every
+        seat's holder); an entered roll that is not on offer is reported, not fatal."""
+        if self.fair_dice is not None:
+            rolled = self.fair_dice.roll(self.state, self.chain)
+            if rolled is None:
+                return
+            move = self._remote_move() if self._held_elsewhere(self._mover()) else self.state.parse_move(rolled)
+            if move is not None:
+                self._accept(Plan.unseen(self.state, move), now)
+            return
         if self._held_elsewhere(self._mover()):
             move = self._remote_move()
             if move is not None:
@@ -627,9 +646,13 @@ class Daemon:
         return None
 
     def _check_remote(self, message: MoveMessage, holder: str | None) -> Move | str:
-        """The move ``message`` carries, or why it is refused.  A value it reveals must open its sender's seal;
-        it is learnt into a copy of the game and the move checked there: only a move that passes changes the
-        journal (setup first) and the game (replayed on it)."""
+        """The move ``message`` carries, or why it is refused.  A roll must be the one the fair dice gave.  A value
+        it reveals must open its sender's seal; it is learnt into a copy of the game and the move checked there:
+        only a move that passes changes the journal (setup first) and the game (replayed on it)."""
+        if self.fair_dice is not None and self.state.is_chance_node() and message.by == holder:
+            wrong = self.fair_dice.wrong(self.state, self.chain, message)
+            if wrong:
+                return wrong
         state, setup_learnt = self.state, None
         if message.by == holder and (message.reveal or hides_values(self.state)):
             setup = self.journal.setup()
@@ -832,6 +855,9 @@ class Daemon:
             return (f"game over: {outcome.reason}; won by {who}" + (f"; {describe(self._todo)}" if self._todo else "")
                     + (f"; {self._sealing}" if self._sealing else ""))
         first = f"{describe(self._todo)} (confirm when done); then " if self._todo else ""
+        if state.is_chance_node() and self.fair_dice is not None:
+            waiting = self.fair_dice.waiting(state) or f"{self.seats[self._mover()].holder}'s roll"
+            return f"{first}rolling the fair dice: waiting for {waiting}{self._remote_words(None)}"
         if state.is_chance_node() and self.remote_turn:
             holder = self.seats[self._mover()].holder
             waiting = self._sealing or f"waiting for {holder}'s roll"
@@ -948,7 +974,8 @@ class Daemon:
             "remote": None if self.remote is None else {
                 "game": self.remote.link.game, "name": self.remote.name, "broker": str(self.remote.link.broker),
                 "connected": self.remote.connected, "online": dict(self.remote.online),
-                "problem": self.remote.problem or self.remote.link.problem},
+                "problem": self.remote.problem or self.remote.link.problem,
+                "dice": self.remote.header.dice if has_dice(state) else ""},
             "thinking": self.thinker.busy,
             "decided": self._decided_json(),
             "carry": self._guide.json(state) if self._guide is not None else None,

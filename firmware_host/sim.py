@@ -327,6 +327,9 @@ class SimSession:
         self.mock.buttons.press(name)
 
     def _dice(self, action: dict[str, Any]) -> None:
+        if self.daemon.fair_dice is not None:
+            raise SimError(f"the remote game {self.remote.link.game} rolls fair dice with every seat through the "
+                           "broker: there is nothing to enter")
         if not isinstance(self.dice, EnteredDice):
             raise SimError("the daemon rolls the dice here; start with --entered-dice to enter them")
         self.dice.enter(action["text"])

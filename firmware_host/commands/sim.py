@@ -12,7 +12,7 @@ from engine.errors import GameboardError
 from engine.registry import GAMES
 from firmware_host.commands.arguments import (add_broker_arguments, add_option_argument, add_page_arguments,
                                               broker_address, game_options)
-from firmware_host.remote.protocol import NAME, ProtocolError, check_name
+from firmware_host.remote.protocol import BY_HAND, FAIR, NAME, ProtocolError, check_name
 
 if TYPE_CHECKING:
     from firmware_host.remote.participant import Participant
@@ -37,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--auto", action="store_true",
                      help="the simulated hands carry out the computer's moves (a switch on the page too)")
     sim.add_argument("--noise", action="store_true", help="realistic sensor noise: bounce, slides, bumps")
-    sim.add_argument("--entered-dice", action="store_true", help="enter the dice on the page instead of rolling")
+    sim.add_argument("--entered-dice", action="store_true",
+                     help="enter the dice on the page instead of rolling (in a remote game, every seat must ask "
+                          "for it: the host and each joiner)")
     sim.add_argument("--seed", type=int, help="seed for the dice and the noise")
     sim.add_argument("--journal", type=Path, help="the game journal (default: in ~/.local/state/gameboard, one for "
                                                   "each remote game and --name)")
@@ -98,6 +100,7 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any], journal: Path
     joined (taken up again from ``journal`` when it holds that game unfinished); the participant, the game,
     its options and the seats."""
     from engine.registry import game_class
+    from firmware_host.remote.dice import agree
     from firmware_host.remote.join import host, join, kept_header
     from firmware_host.seats import parse_seats
 
@@ -114,7 +117,8 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any], journal: Path
             seats = parse_seats(args.seats, game.num_players)
         except ValueError as exc:
             raise GameboardError(f"--seats: {exc}") from None
-        return host(broker, game_id, args.name, game, seats), args.game, options, args.seats
+        dice = BY_HAND if args.entered_dice else FAIR
+        return host(broker, game_id, args.name, game, seats, dice=dice), args.game, options, args.seats
     if args.seats:
         raise GameboardError("to host a remote game, write the others' seats as remote:NAME in --seats; "
                              "to join one, leave --seats out")
@@ -126,8 +130,13 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any], journal: Path
     else:
         print(f"gameboard: taking {game_id} up again from {journal}, as {args.name} on {broker}", flush=True)
     participant, game, seats = join(broker, game_id, args.name, wait=args.wait, kept=kept)
-    if not participant.header.held_by(args.name):
+    try:
+        if not participant.header.held_by(args.name):
+            raise GameboardError(f"{args.name} holds no seat of {game_id} (its seats: "
+                                 f"{', '.join(participant.header.seats)}); to watch it, use "
+                                 f"`gameboard watch {args.join}`")
+        agree(participant.header, game, game_id, args.entered_dice)
+    except GameboardError:
         participant.close()
-        raise GameboardError(f"{args.name} holds no seat of {game_id} (its seats: "
-                             f"{', '.join(participant.header.seats)}); to watch it, use `gameboard watch {args.join}`")
+        raise
     return participant, game.name, dict(game.options), [str(seat) for seat in seats]

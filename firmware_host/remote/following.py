@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from firmware_host.remote.dice import dice_topic
 from firmware_host.remote.protocol import header_topic, move_topic, presence_topic, refused_topic, rewrite_topic
 from firmware_host.remote.seals import opened_topic, seals_topic
 
@@ -34,7 +35,7 @@ OWN_TOPICS: tuple[Callable[[str, str], str], ...] = (presence_topic,)
 #: Each other holder's topics followed for the whole game: ``topic(game, holder)``.
 HOLDER_TOPICS: tuple[Callable[[str, str], str], ...] = (presence_topic, refused_topic, seals_topic, opened_topic)
 #: Each other holder's topics followed for each ply of the window: ``topic(game, holder, ply)``.
-PLY_TOPICS: tuple[Callable[[str, str, int], str], ...] = (move_topic, rewrite_topic)
+PLY_TOPICS: tuple[Callable[[str, str, int], str], ...] = (move_topic, rewrite_topic, dice_topic)
 
 
 def window(next_ply: int) -> range:

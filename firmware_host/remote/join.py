@@ -20,7 +20,7 @@ from engine.registry import game_class
 from firmware_host.journal import Journal
 from firmware_host.remote.link import Broker, Link
 from firmware_host.remote.participant import Participant, game_header
-from firmware_host.remote.protocol import Header, ProtocolError
+from firmware_host.remote.protocol import FAIR, Header, ProtocolError
 from firmware_host.seats import HUMAN, Seat
 
 #: How long a participant joining waits for the game's header before giving up (seconds).
@@ -28,14 +28,15 @@ JOIN_WAIT_S = 15.0
 
 
 def host(broker: Broker, game_id: str, name: str, game: Game, seats: tuple[Seat, ...],
-         clock: Callable[[], float] = time.monotonic) -> Participant:
-    """This participant in the game ``game_id`` defined here, ``seats`` in player order."""
+         clock: Callable[[], float] = time.monotonic, dice: str = FAIR) -> Participant:
+    """This participant in the game ``game_id`` defined here, ``seats`` in player order, its dice ``dice``
+    (FAIR, or BY_HAND: every seat must ask for it too)."""
     if not any(seat.remote for seat in seats):
         raise GameboardError(f"the remote game {game_id} has no seat held elsewhere: write the others' seats "
                              "as remote:NAME")
     if any(seat.remote and seat.holder == name for seat in seats):
         raise GameboardError(f"a seat is remote:{name}, this participant's own name: write it human or computer")
-    return Participant(Link(broker, game_id, name), game_header(game, seats, name), clock)
+    return Participant(Link(broker, game_id, name), game_header(game, seats, name, dice), clock)
 
 
 def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: float = JOIN_WAIT_S,

@@ -21,9 +21,11 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import Game
+from firmware_host.remote.dice import DICE_FIX, DiceMessage, dice_topic, has_dice
 from firmware_host.remote.following import game_topics, ply_topics, window
 from firmware_host.remote.link import Connected, Disconnected, Event, Garbled, Link
 from firmware_host.remote.protocol import (
+    FAIR,
     Header,
     MoveMessage,
     Presence,
@@ -55,11 +57,13 @@ COPIES_KEPT = 4
 NOTES_KEPT = 16
 
 
-def game_header(game: Game, seats: tuple[Seat, ...], name: str) -> Header:
-    """The header of ``game`` played with ``seats`` (remote ones held by their holders, the rest by ``name``);
-    the holder of the first seat hosts."""
+def game_header(game: Game, seats: tuple[Seat, ...], name: str, dice: str = FAIR) -> Header:
+    """The header of ``game`` played with ``seats`` (remote ones held by their holders, the rest by ``name``)
+    and ``dice`` (always FAIR for a game without dice); the holder of the first seat hosts."""
     holders = tuple(seat.holder if seat.remote and seat.holder else name for seat in seats)
-    return Header(game.name, dict(game.options), holders, holders[0], position_hash(game.new_initial_state()))
+    start = game.new_initial_state()
+    return Header(game.name, dict(game.options), holders, holders[0], position_hash(start),
+                  dice if has_dice(start) else FAIR)
 
 
 class Participant:
@@ -87,6 +91,10 @@ class Participant:
         self._rewritten: set[tuple[int, str, str, str, tuple[tuple[str, int], ...]]] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
+        #: Every distinct dice message heard, by roll and participant, in the order heard (the first one binds).
+        self.dice_heard: dict[tuple[int, str], list[DiceMessage]] = {}
+        #: This participant's part in each roll, the latest (commitment, then secret): published again on reconnecting.
+        self.dice_outbox: dict[int, DiceMessage] = {}
         #: The copy of each other participant's move that this one applied, by sequence number.
         self.applied: dict[int, MoveMessage] = {}
         #: The rewrites this participant found, by sequence number: published again on reconnecting.
@@ -108,6 +116,7 @@ class Participant:
         self._connected_at: float | None = None
         #: Sequence numbers of this participant's moves still to publish again since the last reconnect.
         self._resend: list[int] = []
+        self._resend_dice: list[int] = []
         self._follow()  # from the first ply until told otherwise: subscribed as the link connects
 
     @property
@@ -134,6 +143,9 @@ class Participant:
         for seq in self._resend[:RESEND_PER_HEAR]:
             self._send(self.outbox[seq])
         del self._resend[:RESEND_PER_HEAR]
+        for seq in self._resend_dice[:RESEND_PER_HEAR]:
+            self._send_dice(self.dice_outbox[seq])
+        del self._resend_dice[:RESEND_PER_HEAR]
         if (self.hosting and self.heard_header is None and self._connected_at is not None
                 and self.clock() - self._connected_at >= HEADER_WAIT_S):
             self.link.publish(header_topic(self.link.game), self.header.payload(), retain=True)
@@ -147,6 +159,7 @@ class Participant:
                 if sealing is not None:
                     self._send_sealing(sealing)
             self._resend = sorted(self.outbox)
+            self._resend_dice = sorted(self.dice_outbox)
             for rewrite in self.rewrites.values():
                 self._send_rewrite(rewrite)
         elif isinstance(event, MoveMessage):
@@ -157,6 +170,10 @@ class Participant:
                 heard.append(event)  # a duplicate changes nothing
                 seqs.add(event.seq)
                 self._refuse_rewrite(event)
+        elif isinstance(event, DiceMessage) and event.by in self.header.seats and event.seq in self._window:
+            parts = self.dice_heard.setdefault((event.seq, event.by), [])
+            if event not in parts and len(parts) < COPIES_KEPT:
+                parts.append(event)
         elif isinstance(event, Rewrite):
             if event.reporter != self.name and event not in self.reported:
                 self.reported.append(event)
@@ -165,6 +182,8 @@ class Participant:
             differences = self.header.differences(event)
             self.problem = (f"the broker's game {self.link.game} is not this board's: "
                             f"{'; '.join(differences)}; play it under another game id" if differences else "")
+            if event.dice != self.header.dice:
+                self.problem += f", or {DICE_FIX}"
         elif isinstance(event, Seals):
             self._keep_first(self.seals, event, "seals")
         elif isinstance(event, Opened):
@@ -198,6 +217,7 @@ class Participant:
         if plies != self._window:
             self._window = plies
             self._moves = {ply: heard for ply, heard in self._moves.items() if ply in plies}
+            self.dice_heard = {key: parts for key, parts in self.dice_heard.items() if key[0] in plies}
             self._refused = {key for key in self._refused if key[0] in plies}
             self._fetched_at = self.clock()
             self.link.follow(game_topics(self.link.game, self.name, self._holders()) + self._ply_topics(plies))
@@ -293,6 +313,13 @@ class Participant:
 
     def _send(self, message: MoveMessage) -> None:
         self.link.publish(move_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)
+
+    def publish_dice(self, message: DiceMessage) -> None:
+        self.dice_outbox[message.seq] = message
+        self._send_dice(message)
+
+    def _send_dice(self, message: DiceMessage) -> None:
+        self.link.publish(dice_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)
 
     def close(self) -> None:
         self.link.close()

@@ -8,6 +8,8 @@ Everything of a game lives under ``gameboard/v2/{game}``:
   (counted from 1), with its chained hash (which covers the previous move's, so it
   binds the whole history before it) and the hidden values it reveals.  Published by
   the participant holding the seat that made it.
+- ``by/{participant}/dice/{seq}``: retained; its commitment to the roll of ply ``seq``, then
+  its secret (``firmware_host.remote.dice``).
 - ``by/{participant}/presence``: retained; "online", or "offline" as its last will.
 - ``by/{participant}/refused``: a move that participant refused, and why.
 - ``by/{participant}/rewrite/{seq}``: retained; the evidence that the holder of ply ``seq``'s seat
@@ -60,6 +62,9 @@ MAX_REASON = 4096
 MAX_DEPTH = 100
 #: How much of a topic a message about it quotes (a topic may be 64 KiB).
 SHOWN_TOPIC = 120
+#: How a game's dice are rolled (the header's "dice"): fair dice through the broker, or real dice entered by
+#: hand, which every seat must agree to.
+FAIR, BY_HAND = "fair", "by hand"
 
 
 class ProtocolError(GameboardError, ValueError):
@@ -196,13 +201,15 @@ class Header:
     host: str
     #: ``position_hash`` of the starting position.
     setup: str
+    #: FAIR or BY_HAND.
+    dice: str = FAIR
 
     def held_by(self, name: str) -> tuple[int, ...]:
         return tuple(player for player, holder in enumerate(self.seats) if holder == name)
 
     def payload(self) -> bytes:
         return json.dumps({"v": VERSION, "game": self.game, "options": self.options, "seats": list(self.seats),
-                           "host": self.host, "setup": self.setup}, sort_keys=True).encode()
+                           "host": self.host, "setup": self.setup, "dice": self.dice}, sort_keys=True).encode()
 
     @classmethod
     def parse(cls, payload: bytes) -> Header:
@@ -211,13 +218,17 @@ class Header:
         seats = _field(data, "seats", list, what)
         for holder in seats:
             check_name(holder, "a seat's holder")
+        dice = _field(data, "dice", str, what)
+        if dice not in (FAIR, BY_HAND):
+            raise ProtocolError(f'{what}: "dice" {dice!r} must be "{FAIR}" or "{BY_HAND}"')
         return cls(_field(data, "game", str, what), _field(data, "options", dict, what), tuple(seats),
-                   check_name(_field(data, "host", str, what), "the host"), _field(data, "setup", str, what))
+                   check_name(_field(data, "host", str, what), "the host"), _field(data, "setup", str, what), dice)
 
     def differences(self, other: Header) -> list[str]:
         """How ``other`` differs in what makes the game, in words ("options {...} against {...}"): options are
         compared as the game resolves them, so a header leaving out an option at its default is the same game."""
-        compared = {name: (getattr(self, name), getattr(other, name)) for name in ("game", "options", "seats", "setup")}
+        compared = {name: (getattr(self, name), getattr(other, name))
+                    for name in ("game", "options", "seats", "setup", "dice")}
         compared["options"] = (resolved_options(self.game, self.options), resolved_options(other.game, other.options))
         return [f"{name} {theirs!r} against {mine!r}" for name, (mine, theirs) in compared.items() if mine != theirs]
 
@@ -333,6 +344,9 @@ def parse_message(game: str, topic: str, payload: bytes) -> Message | Seals | Op
             return MoveMessage.parse(by, int(rest[1]), payload) if payload else None
         if rest[0] == "rewrite" and len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ:
             return Rewrite.parse(by, int(rest[1]), payload) if payload else None
+        if rest[0] == "dice" and len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ:
+            from firmware_host.remote.dice import DiceMessage  # dice.py builds on this module
+            return DiceMessage.parse(by, int(rest[1]), payload) if payload else None
         if rest == ["presence"]:
             if payload not in (b"", b"online", b"offline"):
                 raise ProtocolError(f"the presence of {by} must be online or offline, not {payload[:20]!r}")

@@ -19,11 +19,12 @@ from engine.core import Game, Move
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, deal_unseen, hides_values, seen_by
+from firmware_host.remote.dice import FairDice, has_dice
 from firmware_host.remote.moves import Chain, check, learnt_from, mover, replay
 from firmware_host.remote.participant import Participant
-from firmware_host.remote.protocol import MoveMessage, Rewrite, position_hash
+from firmware_host.remote.protocol import FAIR, MoveMessage, Rewrite, position_hash
 from firmware_host.remote.seals import end_check, unsealed
-from firmware_host.web.view import READ_ONLY_VIEW
+from firmware_host.web.view import DICE_WORDS, READ_ONLY_VIEW
 
 #: How often the spectator takes what the broker sent (seconds).
 FOLLOW_S = 0.05
@@ -42,6 +43,8 @@ class Spectator:
         self.setup = game.state_from_position(deal_unseen(start, seen_by(start, PUBLIC), random.Random())).to_json()
         self.state = replay(self.setup, [])
         self.chain = Chain(self.state)
+        #: The fair dice, checked here as on every board (None: a game without dice, or dice by hand).
+        self.fair_dice = FairDice(participant, None) if participant.header.dice == FAIR and has_dice(start) else None
         self.note = ""
         self._reports = 0
         self._event = asyncio.Event()
@@ -58,6 +61,9 @@ class Spectator:
             holder = self.participant.header.seats[player] if player >= 0 else None
             if holder is not None and unsealed(self.state, self.participant.header, self.participant.seals, holder):
                 return applied  # nothing of that seat is checked before its holder's seals are heard
+            dice = self.fair_dice if self.state.is_chance_node() else None
+            if dice is not None and dice.roll(self.state, self.chain) is None:
+                return applied  # not every secret is in: the roll cannot be checked yet
             move = None
             for message in self.participant.candidates(seq):
                 checked = self._check(message, holder)
@@ -88,8 +94,13 @@ class Spectator:
                      f"{later.move}: refused, {first.move} stands")
 
     def _check(self, message: MoveMessage, holder: str | None) -> Move | str:
-        """The move ``message`` carries, or why it is refused; a value it reveals must open its sender's seal,
-        and is learnt into a copy of the game, kept only if the move passes its checks there."""
+        """The move ``message`` carries, or why it is refused.  A roll must be the one the fair dice gave.  A value
+        it reveals must open its sender's seal, and is learnt into a copy of the game, kept only if the move passes
+        its checks there."""
+        if self.fair_dice is not None and self.state.is_chance_node() and message.by == holder:
+            wrong = self.fair_dice.wrong(self.state, self.chain, message)
+            if wrong:
+                return wrong
         setup, state = self.setup, self.state
         if message.by == holder and (message.reveal or hides_values(self.state)):
             try:
@@ -143,6 +154,9 @@ class Spectator:
         player = mover(state)
         holder = header.seats[player]
         waiting = sealing or f"waiting for the {'roll' if state.is_chance_node() else 'move'}"
+        if state.is_chance_node() and self.fair_dice is not None and not sealing:
+            pending = self.fair_dice.waiting(state) or f"{holder}'s roll"
+            waiting = f"waiting for the roll: fair dice, waiting for {pending}"
         online = "" if self.participant.online.get(holder, True) else f" ({holder} is offline)"
         link = "" if self.participant.connected else f" ({self.participant.link.problem or 'connecting'})"
         return f"{self.game.player_name(player)} ({holder}): {waiting}{online}{link}"
@@ -165,6 +179,7 @@ class Spectator:
             "legend": [],  # no LEDs here
             "faults": [],
             "remote": f"watching {self.participant.link.game} on {self.participant.link.broker}: "
-                      + ", ".join(f"{self.game.player_name(p)} {holder}" for p, holder in enumerate(header.seats)),
+                      + ", ".join(f"{self.game.player_name(p)} {holder}" for p, holder in enumerate(header.seats))
+                      + DICE_WORDS[header.dice if has_dice(state) else ""],
             "piece_colours": self.game.pieces,
         }

@@ -44,4 +44,9 @@ def remote_words(snapshot: dict[str, Any]) -> str:
                        sorted(remote["online"].items()) if name != remote["name"])
     seats = ", ".join(f"{seat['name']}: {seat['holder'] or remote['name']}" for seat in snapshot["seats"])
     return (f"remote game {remote['game']} on {remote['broker']} as {remote['name']} ({seats}): {link}"
-            + (f"; {others}" if others else ""))
+            + (f"; {others}" if others else "") + DICE_WORDS[remote["dice"]])
+
+
+#: How a remote game's dice are rolled, in the remote line ("" for a game without dice).
+DICE_WORDS = {"": "", "fair": "; fair dice: every seat rolls them together through the broker (no board's own dice "
+                             "are read)", "by hand": "; dice by hand, as every seat agreed"}

@@ -19,11 +19,11 @@ class Board:
     """One board's process (started again after a kill with the same journal) and the plies it accepted."""
 
     def __init__(self, folder: Path, port: int, game_id: str, seat: int, game: str, options: dict,
-                 seed: int, offset: int = 0) -> None:
+                 seed: int, offset: int = 0, dice: str = "by hand") -> None:
         self.name = NAMES[seat]
         self.journal = folder / f"{self.name}.sqlite3"
         self.args = [sys.executable, str(TARGET), str(self.journal), str(port), game_id, NAMES[seat], str(seat),
-                     game, json.dumps(options), str(seed), str(offset)]
+                     game, json.dumps(options), str(seed), str(offset), dice]
         self.plies = 0
         self.done = threading.Event()
         self.output: list[str] = []

@@ -21,7 +21,15 @@ from firmware_host.remote.link import Broker
 from firmware_host.remote.following import most_sent_at_once
 from firmware_host.remote.moves import Chain, mover, published
 from firmware_host.remote.participant import COPIES_KEPT, NOTES_KEPT, REFETCH_S, game_header
-from firmware_host.remote.protocol import MoveMessage, Rewrite, header_topic, move_topic, presence_topic, rewrite_topic
+from firmware_host.remote.protocol import (
+    BY_HAND,
+    MoveMessage,
+    Rewrite,
+    header_topic,
+    move_topic,
+    presence_topic,
+    rewrite_topic,
+)
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
@@ -83,7 +91,8 @@ def retained_game(port: int, moves: list[MoveMessage], junk: Sequence[tuple[str,
     """The broker holding the long game's header, ``moves`` and ``junk``, as the boards and others left them
     (each writing as itself where the broker has ``passwords``)."""
     state, _ = long_game()
-    writes = {"alice": [(header_topic(GAME_ID), game_header(state.game, SEATS, "alice").payload()), *junk]}
+    header = game_header(state.game, SEATS, "alice", BY_HAND)  # its rolls are drawn, as by hand
+    writes = {"alice": [(header_topic(GAME_ID), header.payload()), *junk]}
     for move in moves:
         writes.setdefault(move.by, []).append((move_topic(GAME_ID, move.by, move.seq), move.payload()))
     for writer, messages in writes.items():
@@ -123,7 +132,7 @@ def board_at(tables, hands, tmp_path, port: int, plies: int):
     state, _ = long_game()
     position = position_at(plies)
     clock = ManualClock()
-    remote = host(Broker("127.0.0.1", port), GAME_ID, "alice", state.game, SEATS, clock)
+    remote = host(Broker("127.0.0.1", port), GAME_ID, "alice", state.game, SEATS, clock, BY_HAND)
     daemon, mock, clock = tables.open_board(position, tmp_path / "alice.sqlite3", seats=SEATS, clock=clock,
                                             remote=remote)
     return daemon, hands.Hands(daemon, mock, clock)
@@ -216,7 +225,7 @@ def test_a_peer_flooding_a_ply_costs_a_few_copies_and_a_name_holding_no_seat_not
     state, moves = long_game()
     retained_game(mosquitto.port, [])
     clock = ManualClock()
-    alice = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "alice", state.game, SEATS, clock)
+    alice = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "alice", state.game, SEATS, clock, BY_HAND)
     publisher = Publisher(mosquitto.port)
     try:
         # her own presence, published once subscribed: the window is in place
@@ -246,7 +255,7 @@ def test_a_broker_queue_smaller_than_a_window_only_slows_the_catching_up(make_mo
     clock = ManualClock()
     state, _ = long_game()
     participant = host(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", state.game,
-                       (Seat("remote", holder="alice"), Seat("remote", holder="bob")), clock)
+                       (Seat("remote", holder="alice"), Seat("remote", holder="bob")), clock, BY_HAND)
     followed: list[str] = []
     try:
         stalled = time.monotonic()
@@ -274,7 +283,7 @@ def test_a_participant_reconnecting_follows_its_window_again(mosquitto, cable):
     retained_game(mosquitto.port, [])
     newest = bobs_ply_after(100)
     clock = ManualClock()
-    alice = host(Broker("127.0.0.1", cable.port), GAME_ID, "alice", state.game, SEATS, clock)
+    alice = host(Broker("127.0.0.1", cable.port), GAME_ID, "alice", state.game, SEATS, clock, BY_HAND)
     try:
         wait_for(lambda: alice.connected, lambda: "alice never connected", lambda: alice.hear(newest))
         cable.cut()

@@ -113,8 +113,12 @@ def test_a_spectator_refuses_a_reveal_in_a_game_that_hides_nothing_and_follows_o
         watcher, watched, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
         spectator = Spectator(watcher, watched)
         try:
-            send(peer, MoveMessage(1, move, "alice", reached, {"red-a": Opening(3, "ab" * 32)}))
             deadline = time.monotonic() + 10
+            while not watcher.online.get("carol"):  # subscribed: its own presence, retained, came back
+                assert time.monotonic() < deadline, "carol's subscriptions were not answered"
+                spectator.follow()
+                time.sleep(0.01)
+            send(peer, MoveMessage(1, move, "alice", reached, {"red-a": Opening(3, "ab" * 32)}))
             while "this game hides no values" not in spectator.note:
                 assert time.monotonic() < deadline, spectator.note
                 spectator.follow()
@@ -234,7 +238,7 @@ def test_a_move_for_this_boards_own_turn_is_refused_in_public_and_junk_is_noted(
     ({"game": "chess", "options": {}, "seats": ["alice", "bob"]}, "unknown game 'chess'"),
 ])
 def test_joining_a_header_that_cannot_be_this_game_says_why(mosquitto, peer, header: dict, expected: str):
-    payload = json.dumps({"v": 2, "host": "alice", "setup": "x", **header}).encode()
+    payload = json.dumps({"v": 2, "host": "alice", "setup": "x", "dice": "fair", **header}).encode()
     peer.publish(f"{PREFIX}/header", payload, retain=True)
     with pytest.raises(GameboardError, match=f"the game {GAME_ID} on mqtt://127.0.0.1:{mosquitto.port} cannot be "
                                              f"played here: .*{expected}"):
@@ -276,7 +280,7 @@ def test_parse_message_returns_a_message_of_the_protocols_or_raises_protocol_err
     """The door itself, without a broker: many more topics and payloads than the boards above hear."""
     ply = hostile.Ply(3, "alice", "p1", "0123456789abcdef", ("p2", "p3"),
                       {"v": 2, "game": "squareoff", "options": {}, "seats": ["alice", "bob"], "host": "alice",
-                       "setup": "x"})
+                       "setup": "x", "dice": "fair"})
 
     @settings(FUZZ, max_examples=80)
     @given(hostile.messages(ply) | st.tuples(st.text(max_size=80).map(lambda rest: f"{hostile.BASE}/{rest}"),

@@ -18,7 +18,7 @@ from engine.registry import game_class
 from firmware_host.remote.join import host
 from firmware_host.remote.link import Broker
 from firmware_host.remote.moves import Chain
-from firmware_host.remote.protocol import MoveMessage, move_topic, position_hash
+from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, move_topic, position_hash
 from firmware_host.remote.seals import Opening, salt
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
@@ -69,14 +69,15 @@ def spy(mosquitto):
     spy.close()
 
 
-def remote_table(tables, tmp_path, port: int, game, seat: int, state=None, journal: str = "j.sqlite3"):
+def remote_table(tables, tmp_path, port: int, game, seat: int, state=None, journal: str = "j.sqlite3",
+                 dice: str = FAIR):
     """A board holding ``seat`` of ``game`` (or of the position ``state``) through the broker on ``port``,
-    as alice (seat 0) or bob (seat 1)."""
+    as alice (seat 0) or bob (seat 1), its dice ``dice``."""
     names = ("alice", "bob")
     seats = tuple(HUMAN if player == seat else Seat("remote", holder=names[player])
                   for player in range(game.num_players))
     clock = ManualClock()
-    remote = host(Broker("127.0.0.1", port), GAME_ID, names[seat], game, seats, clock)
+    remote = host(Broker("127.0.0.1", port), GAME_ID, names[seat], game, seats, clock, dice)
     return tables.open_board(state or game, tmp_path / journal, seats=seats, clock=clock, remote=remote)
 
 
@@ -275,10 +276,11 @@ def test_a_new_remote_pawns_crossing_game_deals_each_boards_values_in_private(ta
         bob.close()
 
 
-def test_a_remote_seats_roll_is_applied_as_it_arrives_and_the_roll_is_shown(tables, hands, tmp_path, mosquitto, spy):
+def test_with_dice_by_hand_a_remote_seats_roll_is_applied_as_it_arrives_and_shown(tables, hands, tmp_path, mosquitto,
+                                                                                   spy):
     game = game_class("groups-of-three")()
     [(roll, roll_hash)] = scripted(game, 1)
-    bob, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 1)
+    bob, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 1, dice=BY_HAND)
     person = hands.Hands(bob, mock, clock)
     try:
         person.run(0.1)
