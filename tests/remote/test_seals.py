@@ -26,6 +26,7 @@ from firmware_host.remote.link import Broker
 from firmware_host.remote.moves import Chain, mover
 from firmware_host.remote.participant import game_header
 from firmware_host.remote.protocol import (
+    BY_HAND,
     MoveMessage,
     ProtocolError,
     header_topic,
@@ -258,7 +259,7 @@ def test_a_spectator_waits_for_the_seals_and_refuses_a_declared_value_that_does_
     state, declare, other = lying_spot(2)
     history, start = list(state.history), GAME.new_initial_state()
     keys = {"alice": ALICE_KEY, "bob": BOB_KEY}
-    header = game_header(GAME, (HUMAN, Seat("remote", holder="bob")), "alice")
+    header = game_header(GAME, (HUMAN, Seat("remote", holder="bob")), "alice", BY_HAND)  # its rolls are drawn, as by hand
     bob.publish(header_topic(GAME_ID), header.payload())  # as the host would have
     replayed = GAME.new_initial_state()
     chain = Chain(replayed)
