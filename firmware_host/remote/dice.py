@@ -39,6 +39,7 @@ from firmware_host.remote.protocol import (
     _field,
     _object,
     refused_topic,
+    topic_seq,
 )
 
 if TYPE_CHECKING:
@@ -74,8 +75,7 @@ class DiceMessage:
     def parse(cls, by: str, seq: int, payload: bytes) -> DiceMessage:
         what = f"the dice of {by} for roll {seq}"
         data = _object(payload, what)
-        if _field(data, "seq", int, what) != seq:
-            raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
+        topic_seq(data, seq, what)
         commit, secret = _field(data, "commit", str, what), data.get("secret", "")
         if not HEX_256.fullmatch(commit) or not isinstance(secret, str) or secret and not HEX_256.fullmatch(secret):
             raise ProtocolError(f'{what}: "commit" and "secret" must be 64 lowercase hex digits')

@@ -50,9 +50,11 @@ RESEND_PER_HEAR = 20
 #: How long the next ply may lack a move, nothing else arriving, before its window is fetched again (seconds):
 #: a broker whose queue is smaller than a window dropped some of it.
 REFETCH_S = 3.0
-#: Distinct copies kept of one sender's move for one ply, refused ones included: a board sends one, so the
-#: rest are mistakes or junk, and a peer sending thousands costs no more than these.
+#: Distinct copies kept of one sender's move for one ply, not yet refused: a board sends one, so the rest are
+#: mistakes or junk, and a peer sending thousands costs no more than these and the refused ones kept.
 COPIES_KEPT = 4
+#: Refused copies kept of one sender's move for one ply (a spectator that goes back reconsiders them).
+REFUSED_KEPT = 16
 #: Notes kept for the person (the newest): a flood of junk costs no more.
 NOTES_KEPT = 16
 
@@ -166,8 +168,8 @@ class Participant:
             if event.seq not in self._window:  # a ply long applied, or not asked for
                 return
             heard = self._moves.setdefault(event.seq, [])
-            if event not in heard and sum(copy.by == event.by for copy in heard) < COPIES_KEPT:
-                heard.append(event)  # a duplicate changes nothing
+            if event not in heard and self._room(heard, event.by):  # a duplicate changes nothing
+                heard.append(event)
                 seqs.add(event.seq)
                 self._refuse_rewrite(event)
         elif isinstance(event, DiceMessage) and event.by in self.header.seats and event.seq in self._window:
@@ -233,6 +235,18 @@ class Participant:
         """Keep the first ``what`` heard from a participant: a change would rewrite what it committed to."""
         if kept.setdefault(event.by, event) != event:
             self.notes.append(f"{event.by} published other {what} than it did first: the first are kept")
+
+    def _room(self, heard: list[MoveMessage], by: str) -> bool:
+        """Whether ``heard`` (the copies of one ply) has room for another copy from ``by``: COPIES_KEPT not yet
+        refused, so that junk refused makes way for the real move (the broker sends its retained copy again);
+        the oldest refused copy goes once REFUSED_KEPT are kept."""
+        mine = [copy for copy in heard if copy.by == by]
+        refused = [copy for copy in mine if _key(copy) in self._refused]
+        if len(mine) - len(refused) >= COPIES_KEPT:
+            return False
+        if len(refused) >= REFUSED_KEPT:
+            heard.remove(refused[0])
+        return True
 
     def candidates(self, seq: int) -> list[MoveMessage]:
         """The moves heard for ply ``seq`` that were not refused, in the order they came."""

@@ -164,6 +164,12 @@ def _seq(data: dict[str, Any], what: str) -> int:
     return seq
 
 
+def topic_seq(data: dict[str, Any], seq: int, what: str) -> None:
+    """Check that the payload's ``seq`` is the one its topic names."""
+    if _seq(data, what) != seq:
+        raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
+
+
 def _move_text(data: dict[str, Any], what: str) -> str:
     move = _field(data, "move", str, what)
     if len(move) > MAX_MOVE_TEXT:
@@ -263,8 +269,7 @@ class MoveMessage:
     def parse(cls, by: str, seq: int, payload: bytes) -> MoveMessage:
         what = f"move {seq} from {by}"
         data = _object(payload, what)
-        if _seq(data, what) != seq:
-            raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
+        topic_seq(data, seq, what)
         return cls(seq, _move_text(data, what), by, _hash(data, what), _reveal(data, what))
 
 
@@ -307,8 +312,7 @@ class Rewrite:
     def parse(cls, reporter: str, seq: int, payload: bytes) -> Rewrite:
         what = f"a rewrite of move {seq} reported by {reporter}"
         data = _object(payload, what)
-        if _field(data, "seq", int, what) != seq:
-            raise ProtocolError(f"{what}: its seq {data['seq']} is not its topic's")
+        topic_seq(data, seq, what)
         by = check_name(_field(data, "by", str, what), f"{what}: the rewriter")
         applied, refused = (_field(data, key, dict, what) for key in ("applied", "refused"))
         return cls(reporter, *(MoveMessage.parse(by, seq, json.dumps({"v": VERSION, "seq": seq, **copy}).encode())

@@ -23,6 +23,7 @@ from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker, Garbled, Link
 from firmware_host.remote.moves import Chain, learnt, replay
+from firmware_host.remote.participant import COPIES_KEPT
 from firmware_host.remote.protocol import (
     MAX_SEQ,
     MoveMessage,
@@ -178,6 +179,24 @@ def test_a_move_topic_with_a_number_python_cannot_read_leaves_the_link_up(tables
         # test_a_payload_python_cannot_read_is_garbled_on_the_links_thread hands one to the link as paho would)
         run_until(bob, clock, lambda: bob.carry is not None)  # the link still hears
         assert str(bob.carry.move) == move and bob.remote.connected
+    finally:
+        bob.close()
+
+
+def test_copies_refused_make_way_for_the_real_move(tables, tmp_path, mosquitto, peer):
+    """Ten wrong copies of alice's move 1 under her name (a broker without the ACL): those kept are refused, and
+    the real one, sent last, is still taken (refused copies do not fill the copies kept of a ply)."""
+    game = game_class("hexover")()
+    move, reached = first_move(game)
+    bob, mock, clock = bobs_board(tables, tmp_path, mosquitto.port, game)
+    try:
+        run_until(bob, clock, lambda: bob.remote.connected and bob.remote.online.get("bob"))
+        for number in range(10):
+            send(peer, MoveMessage(1, move, "alice", f"{number:016x}"))
+        run_until(bob, clock, lambda: len(peer.refusals()) == COPIES_KEPT)  # the rest came before a check: dropped
+        send(peer, MoveMessage(1, move, "alice", reached))
+        run_until(bob, clock, lambda: bob.carry is not None)
+        assert str(bob.carry.move) == move
     finally:
         bob.close()
 
