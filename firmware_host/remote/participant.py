@@ -42,9 +42,11 @@ from firmware_host.remote.protocol import (
 from firmware_host.remote.seals import Opened, Seals, opened_topic, seals_topic
 from firmware_host.seats import Seat
 
+#: What a participant publishes retained, and again at every (re)connection.
+Retained = MoveMessage | DiceMessage | Rewrite | Seals | Opened
 #: How long the host waits, once connected, for a header already on the broker before writing its own (seconds).
 HEADER_WAIT_S = 1.0
-#: Moves published again per ``hear`` after a reconnect: a long game's thousands go out over a second or so
+#: Retained messages published again per ``hear`` after a reconnect: a long game's thousands go out over a second or so
 #: of scans, never stalling one (each takes 0.1-0.2 ms: 20 take about one scan period of 5 ms at most).
 RESEND_PER_HEAR = 20
 #: How long the next ply may lack a move, nothing else arriving, before its window is fetched again (seconds):
@@ -116,9 +118,8 @@ class Participant:
         #: Things to tell the person (a refusal of one of this board's moves, a garbled message).
         self.notes: deque[str] = deque(maxlen=NOTES_KEPT)
         self._connected_at: float | None = None
-        #: Sequence numbers of this participant's moves still to publish again since the last reconnect.
-        self._resend: list[int] = []
-        self._resend_dice: list[int] = []
+        #: This participant's retained messages still to publish again since the last reconnect, by topic.
+        self._resend: list[tuple[str, Retained]] = []
         self._follow()  # from the first ply until told otherwise: subscribed as the link connects
 
     @property
@@ -142,12 +143,9 @@ class Participant:
         elif not self.candidates(self.next_ply) and self.clock() - self._fetched_at >= REFETCH_S:
             self.link.fetch_again(self._ply_topics(range(self.next_ply, self._window.stop)))
             self._fetched_at = self.clock()
-        for seq in self._resend[:RESEND_PER_HEAR]:
-            self._send(self.outbox[seq])
+        for topic, message in self._resend[:RESEND_PER_HEAR]:
+            self._send(topic, message)
         del self._resend[:RESEND_PER_HEAR]
-        for seq in self._resend_dice[:RESEND_PER_HEAR]:
-            self._send_dice(self.dice_outbox[seq])
-        del self._resend_dice[:RESEND_PER_HEAR]
         if (self.hosting and self.heard_header is None and self._connected_at is not None
                 and self.clock() - self._connected_at >= HEADER_WAIT_S):
             self.link.publish(header_topic(self.link.game), self.header.payload(), retain=True)
@@ -157,13 +155,7 @@ class Participant:
     def _hear(self, event: Event, seqs: set[int]) -> None:
         if isinstance(event, Connected):
             self._connected_at = self._fetched_at = self.clock()
-            for sealing in (self.own_seals, self.own_opened):
-                if sealing is not None:
-                    self._send_sealing(sealing)
-            self._resend = sorted(self.outbox)
-            self._resend_dice = sorted(self.dice_outbox)
-            for rewrite in self.rewrites.values():
-                self._send_rewrite(rewrite)
+            self._resend = self._retained()
         elif isinstance(event, MoveMessage):
             if event.seq not in self._window:  # a ply long applied, or not asked for
                 return
@@ -292,14 +284,10 @@ class Participant:
             return
         rewrite = self.rewrites[copy.seq] = Rewrite(self.name, applied, copy)
         self._rewritten.add(_key(copy))
-        self._send_rewrite(rewrite)
+        self._send(rewrite_topic(self.link.game, self.name, copy.seq), rewrite)
         self.refuse(copy, f"{copy.by} rewrote move {copy.seq}: {applied.move} was applied here first")
         self.notes.append(f"{copy.by} rewrote move {copy.seq} ({applied.move}) as {copy.move}: refused, "
                           f"{applied.move} stands")
-
-    def _send_rewrite(self, rewrite: Rewrite) -> None:
-        self.link.publish(rewrite_topic(self.link.game, self.name, rewrite.applied.seq), rewrite.payload(),
-                          retain=True)
 
     def refuse(self, message: MoveMessage, reason: str) -> None:
         """Never apply ``message``; tell everyone why."""
@@ -309,31 +297,34 @@ class Participant:
 
     def publish(self, message: MoveMessage) -> None:
         self.outbox[message.seq] = message
-        self._send(message)
+        self._send(move_topic(self.link.game, self.name, message.seq), message)
 
     def seal(self, seals: Seals) -> None:
         """Publish the seals of this participant's hidden values (before its first move, and at every reconnect)."""
         self.own_seals = seals
-        self._send_sealing(seals)
+        self._send(seals_topic(self.link.game, self.name), seals)
 
     def open(self, opened: Opened) -> None:
         """Publish every value this participant sealed, with its salt: the game is over."""
         self.own_opened = opened
-        self._send_sealing(opened)
+        self._send(opened_topic(self.link.game, self.name), opened)
 
-    def _send_sealing(self, sealing: Seals | Opened) -> None:
-        topic = seals_topic if isinstance(sealing, Seals) else opened_topic
-        self.link.publish(topic(self.link.game, self.name), sealing.payload(), retain=True)
+    def _retained(self) -> list[tuple[str, Retained]]:
+        """Every retained message this participant published, by topic, to publish again at a (re)connection
+        (a broker may have lost them): its seals and openings first, then its rewrite reports, moves and dice."""
+        game, name = self.link.game, self.name
+        sealings = [(seals_topic(game, name), self.own_seals), (opened_topic(game, name), self.own_opened)]
+        return [*((topic, sealing) for topic, sealing in sealings if sealing is not None),
+                *((rewrite_topic(game, name, seq), self.rewrites[seq]) for seq in sorted(self.rewrites)),
+                *((move_topic(game, name, seq), self.outbox[seq]) for seq in sorted(self.outbox)),
+                *((dice_topic(game, name, seq), self.dice_outbox[seq]) for seq in sorted(self.dice_outbox))]
 
-    def _send(self, message: MoveMessage) -> None:
-        self.link.publish(move_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)
+    def _send(self, topic: str, message: Retained) -> None:
+        self.link.publish(topic, message.payload(), retain=True)
 
     def publish_dice(self, message: DiceMessage) -> None:
         self.dice_outbox[message.seq] = message
-        self._send_dice(message)
-
-    def _send_dice(self, message: DiceMessage) -> None:
-        self.link.publish(dice_topic(self.link.game, self.name, message.seq), message.payload(), retain=True)
+        self._send(dice_topic(self.link.game, self.name, message.seq), message)
 
     def close(self) -> None:
         self.link.close()
