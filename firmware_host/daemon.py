@@ -111,8 +111,10 @@ class Daemon:
         self._history_text = [str(move) for move in self.state.history]
         #: In a remote game, the chained hash after each ply (what each move message carries).
         self.chain: Chain | None = None
-        #: What the seals of hidden values hold up, or what the others' openings showed at the end.
+        #: What the seals of hidden values hold up, or what the others' openings showed at the end; and what it
+        #: was worked out from (the plies, the seals and the openings heard), so that it is not every scan.
         self._sealing = ""
+        self._sealing_of: tuple[int, int, int] | None = None
         #: A remote game's fair dice (None: rolled here, or by hand as every seat agreed): the board's own
         #: dice are not read.
         self.fair_dice: FairDice | None = None
@@ -590,7 +592,9 @@ class Daemon:
         if remote.notes:
             self._note = remote.notes.pop()
             remote.notes.clear()
-        sealing, self._sealing = self._sealing, self._sealing_words()
+        sealing = self._sealing
+        if (basis := (len(self._history_text), len(remote.seals), len(remote.opened))) != self._sealing_of:
+            self._sealing, self._sealing_of = self._sealing_words(), basis  # the first heard are kept: lengths tell
         if (len(self._history_text) + 1 in heard or sealing != self._sealing) and self._decided is None \
                 and self._held_elsewhere(self.state.current_player):  # a board being put back stays so
             self._position_changed(now, restoring=self.tracker.view.status is Status.RESTORING)
