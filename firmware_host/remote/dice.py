@@ -16,9 +16,7 @@ a board that restarts between committing and revealing reveals what it committed
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,6 +36,8 @@ from firmware_host.remote.protocol import (
     Refusal,
     _field,
     _object,
+    SHA256_HEX,
+    keyed,
     refused_topic,
     topic_seq,
 )
@@ -46,8 +46,6 @@ if TYPE_CHECKING:
     from firmware_host.remote.moves import Chain
     from firmware_host.remote.participant import Participant
 
-#: A secret and a commitment: 64 lowercase hex digits (256 bits).
-HEX_256 = re.compile(r"[0-9a-f]{64}")
 #: The largest denominator an outcome's probability is read with (6 dice of 6 faces: 46,656).
 MAX_DENOMINATOR = 10**6
 
@@ -77,7 +75,8 @@ class DiceMessage:
         data = _object(payload, what)
         topic_seq(data, seq, what)
         commit, secret = _field(data, "commit", str, what), data.get("secret", "")
-        if not HEX_256.fullmatch(commit) or not isinstance(secret, str) or secret and not HEX_256.fullmatch(secret):
+        hexes = (commit, secret) if isinstance(secret, str) and secret else (commit,)
+        if not isinstance(secret, str) or not all(SHA256_HEX.fullmatch(text) for text in hexes):
             raise ProtocolError(f'{what}: "commit" and "secret" must be 64 lowercase hex digits')
         return cls(seq, by, commit, secret)
 
@@ -88,7 +87,7 @@ class DiceMessage:
 
 def secret_for(key: str, seq: int) -> str:
     """This board's secret for the roll of ply ``seq``: HMAC-SHA256 of "dice SEQ" under its game's key."""
-    return hmac.new(bytes.fromhex(key), f"dice {seq}".encode(), hashlib.sha256).hexdigest()
+    return keyed(key, f"dice {seq}")
 
 
 def commitment(game: str, by: str, seq: int, secret: str) -> str:

@@ -27,6 +27,7 @@ it returns a message whose every field has its type and range, or raises Protoco
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import re
 import sys
@@ -51,6 +52,8 @@ MAX_PAYLOAD = 64 * 1024
 MAX_SEQ = 1_000_000
 #: A ply in a topic: ASCII digits, no leading zero (``str.isdigit`` takes "²"), at most MAX_SEQ.
 SEQ = re.compile(r"[1-9][0-9]{0,6}")
+#: A SHA-256 or HMAC-SHA256 in lowercase hex (64 digits): dice commitments and secrets, seals and salts.
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 #: The longest move text read (the longest of the engine's notations is under 30 characters).
 MAX_MOVE_TEXT = 256
 #: The longest hash read (a position hash is 16 hex digits).
@@ -107,6 +110,12 @@ def chained_hash(previous: str, seq: int, move: str, position: str) -> str:
     """The hash a move message carries: it binds the history before the move (``previous``, the chained hash
     of ply ``seq - 1``, or the header's ``setup`` for ply 1), the move and the ``position_hash`` after it."""
     return _digest(f"{previous}\n{seq}\n{move}\n{position}")
+
+
+def keyed(key: str, label: str) -> str:
+    """A secret of this board's: HMAC-SHA256 of ``label`` under its game's ``key`` (``Journal.remote_key``), in
+    hex.  A board that restarts derives the same, so it can open what it committed to."""
+    return hmac.new(bytes.fromhex(key), label.encode(), hashlib.sha256).hexdigest()
 
 
 def _digest(text: str) -> str:

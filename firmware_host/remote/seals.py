@@ -26,10 +26,8 @@ from typing import Any
 
 from engine.core import IllegalMoveError, State
 from engine.hidden import PUBLIC, facts, hides_values, revealed, seen_by
-from firmware_host.remote.protocol import PREFIX, VERSION, Header, ProtocolError, _field, _object
+from firmware_host.remote.protocol import PREFIX, SHA256_HEX, VERSION, Header, ProtocolError, _field, _object, keyed
 
-#: A salt, and a seal: 64 lowercase hex digits.
-HEX64 = re.compile(r"[0-9a-f]{64}")
 #: A token's name as the games write it ("red-a"): what a reveal may name.
 TOKEN = re.compile(r"[a-z]{1,16}-[a-z]{1,4}")
 #: The largest hidden value a message may carry (Pawns Crossing's are 0-4).
@@ -48,7 +46,7 @@ def salt(key: str | None, token: str) -> str:
     """The salt sealing ``token``'s value: HMAC-SHA256 of ``"seal:{token}"`` under the game's secret ``key``."""
     if key is None:
         raise ValueError("this game has no secret key to salt its hidden values with: is it a remote game?")
-    return hmac.new(bytes.fromhex(key), f"seal:{token}".encode(), hashlib.sha256).hexdigest()
+    return keyed(key, f"seal:{token}")
 
 
 def seal(token: str, value: int, salt: str) -> str:
@@ -89,7 +87,7 @@ def read_openings(raw: object, what: str) -> dict[str, Opening]:
         value, salted = entry["value"], entry["salt"]
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VALUE:
             raise ProtocolError(f"{what}: {token}'s value must be a whole number 0-{MAX_VALUE}")
-        if not isinstance(salted, str) or not HEX64.fullmatch(salted):
+        if not isinstance(salted, str) or not SHA256_HEX.fullmatch(salted):
             raise ProtocolError(f"{what}: {token}'s salt must be 64 lowercase hex digits")
         found[token] = Opening(value, salted)
     return found
@@ -114,7 +112,7 @@ class Seals:
         what = f"the seals of {by}"
         seals = _field(_object(payload, what), "seals", dict, what)
         for token, sealed in seals.items():
-            if not TOKEN.fullmatch(token) or not isinstance(sealed, str) or not HEX64.fullmatch(sealed):
+            if not TOKEN.fullmatch(token) or not isinstance(sealed, str) or not SHA256_HEX.fullmatch(sealed):
                 raise ProtocolError(f"{what}: each token's name must map to 64 lowercase hex digits")
         return cls(by, seals)
 
