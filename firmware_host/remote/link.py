@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 from urllib.parse import SplitResult, unquote, urlsplit
 
 from engine.errors import GameboardError
@@ -115,7 +115,7 @@ class Garbled:
     problem: str
 
 
-Event = Message | Connected | Disconnected | Garbled
+Event: TypeAlias = "Message | Connected | Disconnected | Garbled"
 
 
 def game_address(url: str, **options: Any) -> tuple[Broker, str]:

@@ -39,7 +39,7 @@ from firmware_host.remote.protocol import (
     refused_topic,
     rewrite_topic,
 )
-from firmware_host.remote.seals import Opened, Seals, opened_topic, seals_topic
+from firmware_host.remote.seals import Opened, Opening, Seals, opened_topic, seals_topic
 from firmware_host.seats import Seat
 
 #: What a participant publishes retained, and again at every (re)connection.
@@ -90,9 +90,9 @@ class Participant:
         #: The plies followed now, and when the broker last sent one or was asked for them.
         self._window = range(0)
         self._fetched_at = clock()
-        self._refused: set[tuple[int, str, str, str, tuple[tuple[str, int], ...]]] = set()
+        self._refused: set[CopyKey] = set()
         #: The rewrites among them: refused whatever history is followed.
-        self._rewritten: set[tuple[int, str, str, str, tuple[tuple[str, int], ...]]] = set()
+        self._rewritten: set[CopyKey] = set()
         #: Every move this participant published, by sequence number: published again on reconnecting.
         self.outbox: dict[int, MoveMessage] = {}
         #: Every distinct dice message heard, by roll and participant, in the order heard (the first one binds).
@@ -330,6 +330,10 @@ class Participant:
         self.link.close()
 
 
-def _key(message: MoveMessage) -> tuple[int, str, str, str, tuple[tuple[str, int], ...]]:
+#: A copy of a move, told apart from any other: its ply, sender, move, hash and what it reveals.
+CopyKey = tuple[int, str, str, str, tuple[tuple[str, Opening], ...]]
+
+
+def _key(message: MoveMessage) -> CopyKey:
     """A refused message: another copy differing in anything, what it reveals included, is checked anew."""
     return message.seq, message.by, message.move, message.hash, tuple(sorted(message.reveal.items()))

@@ -32,7 +32,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engine.core import EngineError, State
 from engine.errors import GameboardError
@@ -40,6 +40,7 @@ from engine.public import public_text
 from engine.registry import game_class
 
 if TYPE_CHECKING:
+    from firmware_host.remote.dice import DiceMessage
     from firmware_host.remote.seals import Opened, Opening, Seals
 
 VERSION = 2
@@ -339,10 +340,11 @@ class Presence:
     online: bool
 
 
-Message = Header | MoveMessage | Refusal | Rewrite | Presence
+#: Every kind of message a participant hears (the dice and the seals are defined in their own modules, on this one).
+Message: TypeAlias = "Header | MoveMessage | Refusal | Rewrite | Presence | DiceMessage | Seals | Opened"
 
 
-def parse_message(game: str, topic: str, payload: bytes) -> Message | Seals | Opened | None:
+def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
     """The message on ``topic`` of ``game``; None for an empty payload (a retained message cleared).
     A topic or payload that breaks the protocol is a ProtocolError, and nothing else is raised."""
     base = f"{PREFIX}/{game}/"
@@ -353,13 +355,14 @@ def parse_message(game: str, topic: str, payload: bytes) -> Message | Seals | Op
         return Header.parse(payload) if payload else None
     if len(parts) >= 3 and parts[0] == "by" and NAME.fullmatch(parts[1]):
         by, rest = parts[1], parts[2:]
-        if rest[0] == "move" and len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ:
-            return MoveMessage.parse(by, int(rest[1]), payload) if payload else None
-        if rest[0] == "rewrite" and len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ:
-            return Rewrite.parse(by, int(rest[1]), payload) if payload else None
-        if rest[0] == "dice" and len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ:
+        ply = int(rest[1]) if len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ else None
+        if rest[0] == "move" and ply is not None:
+            return MoveMessage.parse(by, ply, payload) if payload else None
+        if rest[0] == "rewrite" and ply is not None:
+            return Rewrite.parse(by, ply, payload) if payload else None
+        if rest[0] == "dice" and ply is not None:
             from firmware_host.remote.dice import DiceMessage  # dice.py builds on this module
-            return DiceMessage.parse(by, int(rest[1]), payload) if payload else None
+            return DiceMessage.parse(by, ply, payload) if payload else None
         if rest == ["presence"]:
             if payload not in (b"", b"online", b"offline"):
                 raise ProtocolError(f"the presence of {by} must be online or offline, not {payload[:20]!r}")
