@@ -34,7 +34,7 @@ from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
 from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
 from firmware_host.remote.dice import FairDice, has_dice
-from firmware_host.remote.moves import Chain, check, learnt_from, mover, published, replay
+from firmware_host.remote.moves import Chain, check_learning, mover, published
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage
 from firmware_host.remote.seals import Opened, Seals, end_check, openings, sealing, tokens_of, unsealed
@@ -653,21 +653,9 @@ class Daemon:
         """The move ``message`` carries, or why it is refused.  A roll must be the one the fair dice gave.  A value
         it reveals must open its sender's seal; it is learnt into a copy of the game and the move checked there:
         only a move that passes changes the journal (setup first) and the game (replayed on it)."""
-        if self.fair_dice is not None and self.state.is_chance_node() and message.by == holder:
-            wrong = self.fair_dice.wrong(self.state, self.chain, message)
-            if wrong:
-                return wrong
-        state, setup_learnt = self.state, None
-        if message.by == holder and (message.reveal or hides_values(self.state)):
-            setup = self.journal.setup()
-            try:
-                setup_learnt = learnt_from(setup, message, self.remote.seals.get(message.by), self.state,
-                                           self._held())
-                state = replay(setup_learnt, self._history_text) if setup_learnt != setup else state
-            except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
-                return str(exc)
-        checked = check(state, self.chain, message, holder)
-        if isinstance(checked, str) or state is self.state:
+        checked, setup_learnt, state = check_learning(self.state, self.chain, message, holder, self.journal.setup,
+                                                      self.remote.seals.get(message.by), self._held(), self.fair_dice)
+        if isinstance(checked, str) or setup_learnt is None:
             return checked
         try:
             self.journal.learn(setup_learnt)

@@ -10,14 +10,17 @@ seal (``seals``); it is learnt into the game's setup first, and the game replaye
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine.core import IllegalMoveError, Move, State
-from engine.hidden import facts, learn, revealed
+from engine.hidden import facts, hides_values, learn, revealed
 from engine.registry import state_from_json
 from firmware_host.remote.protocol import MoveMessage, chained_hash, position_hash
 from firmware_host.remote.seals import Seals, openings, revealed_values
+
+if TYPE_CHECKING:
+    from firmware_host.remote.dice import FairDice
 
 
 class Chain:
@@ -88,6 +91,31 @@ def check(state: State, chain: Chain, message: MoveMessage, holder: str | None) 
     if reached != message.hash:
         return f"it leads to history {reached} here, not {message.hash}: the boards' games differ"
     return move
+
+
+def check_learning(state: State, chain: Chain, message: MoveMessage, holder: str | None,
+                   setup: Callable[[], dict[str, Any]], seals: Seals | None, known_to: Collection[int],
+                   dice: FairDice | None) -> tuple[Move | str, dict[str, Any] | None, State]:
+    """``check`` of ``message`` (from ``holder``, its seat's) in a copy of ``state`` that learnt the values it
+    reveals, each opening its sender's ``seals`` (``setup()`` the game's, read only then): the move or why it is
+    refused, with the setup learnt (None if nothing was) and the state to keep once the move is taken.  With
+    fair ``dice``, a roll must be the one they gave."""
+    if dice is not None and state.is_chance_node() and message.by == holder:
+        wrong = dice.wrong(state, chain, message)
+        if wrong:
+            return wrong, None, state
+    learnt_setup, learnt_state = None, state
+    if message.by == holder and (message.reveal or hides_values(state)):
+        before = setup()
+        try:
+            learnt_setup = learnt_from(before, message, seals, state, known_to)
+            if learnt_setup == before:
+                learnt_setup = None
+            else:
+                learnt_state = replay(learnt_setup, [str(move) for move in state.history])
+        except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
+            return str(exc), None, state
+    return check(learnt_state, chain, message, holder), learnt_setup, learnt_state
 
 
 def learnt_from(setup: dict[str, Any], message: MoveMessage, seals: Seals | None, state: State,

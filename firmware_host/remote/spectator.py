@@ -20,7 +20,7 @@ from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, deal_unseen, hides_values, seen_by
 from firmware_host.remote.dice import FairDice, has_dice
-from firmware_host.remote.moves import Chain, check, learnt_from, mover, replay
+from firmware_host.remote.moves import Chain, check_learning, mover, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import FAIR, MoveMessage, Rewrite, position_hash
 from firmware_host.remote.seals import end_check, unsealed
@@ -97,20 +97,10 @@ class Spectator:
         """The move ``message`` carries, or why it is refused.  A roll must be the one the fair dice gave.  A value
         it reveals must open its sender's seal, and is learnt into a copy of the game, kept only if the move passes
         its checks there."""
-        if self.fair_dice is not None and self.state.is_chance_node() and message.by == holder:
-            wrong = self.fair_dice.wrong(self.state, self.chain, message)
-            if wrong:
-                return wrong
-        setup, state = self.setup, self.state
-        if message.by == holder and (message.reveal or hides_values(self.state)):
-            try:
-                setup = learnt_from(self.setup, message, self.participant.seals.get(message.by), self.state, ())
-                state = replay(setup, [str(move) for move in state.history]) if setup != self.setup else state
-            except ValueError as exc:  # the engine's EngineError too: values that cannot be this game's
-                return str(exc)
-        checked = check(state, self.chain, message, holder)
+        checked, setup, state = check_learning(self.state, self.chain, message, holder, lambda: self.setup,
+                                               self.participant.seals.get(message.by), (), self.fair_dice)
         if not isinstance(checked, str):
-            self.setup, self.state = setup, state
+            self.setup, self.state = setup or self.setup, state
         return checked
 
     async def run(self) -> None:
