@@ -78,3 +78,13 @@ def hands() -> ModuleType:
 def hostile() -> ModuleType:
     """tests/remote/hostile.py: what a hostile peer sends, and a game of three participants to send it to."""
     return helper(HERE / "hostile.py")
+
+
+@pytest.fixture
+def spy(mosquitto: object) -> Iterator[object]:
+    """A bare client on ``mosquitto`` hearing everything of the game "g1" (tests/remote/peers.py)."""
+    from tests.remote.peers import Spy
+
+    client = Spy(mosquitto.port)
+    yield client
+    client.close()

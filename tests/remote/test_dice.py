@@ -38,21 +38,10 @@ from firmware_host.sim import SimSession
 from firmware_host.web.view import remote_words
 from hal.clock import ManualClock
 from tests.daemon.hands import pick
-from tests.remote.test_remote_seats import GAME_ID, Spy, remote_table, run_until
+from tests.remote.test_remote_seats import GAME_ID, remote_table, run_until
 
 DOC = Path(__file__).parents[2] / "docs" / "remote.md"
 SEATS = (HUMAN, Seat("remote", holder="bob"))  # as alice, the host, writes them
-
-
-@pytest.fixture
-def spy(mosquitto):
-    spy = Spy(mosquitto.port)
-    yield spy
-    spy.close()
-
-
-def publish(spy: Spy, topic: str, payload: bytes) -> None:
-    spy.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
 
 
 def hash_after(game, text: str) -> str:
@@ -119,7 +108,7 @@ def test_a_cheaters_roll_is_refused_and_the_fair_one_applied_on_the_board_and_fo
     position = position_hash(game.new_initial_state())
     bob, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 1)
     person = hands.Hands(bob, mock, clock)
-    publish(spy, header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
+    spy.publish(header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
     watcher, watched, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
     spectator = Spectator(watcher, watched)
 
@@ -140,14 +129,14 @@ def test_a_cheaters_roll_is_refused_and_the_fair_one_applied_on_the_board_and_fo
             ROLLS) != "roll 6+6")
         fair = derive(position, 1, [alice_secret, bob_secret], ROLLS)
         commit = commitment(GAME_ID, "alice", 1, alice_secret)
-        publish(spy, dice_topic(GAME_ID, "alice", 1), DiceMessage(1, "alice", commit).payload())
+        spy.publish(dice_topic(GAME_ID, "alice", 1), DiceMessage(1, "alice", commit).payload())
         run_both(lambda: any(message.secret for message in dice_of(spy, "bob", 1)))
         assert dice_of(spy, "bob", 1)[-1] == DiceMessage(1, "bob", bobs.commit, bob_secret)
-        publish(spy, dice_topic(GAME_ID, "alice", 1), DiceMessage(1, "alice", commit, "0" * 64).payload())
+        spy.publish(dice_topic(GAME_ID, "alice", 1), DiceMessage(1, "alice", commit, "0" * 64).payload())
         run_both(lambda: "does not open" in bob.snapshot()["note"])
         assert bob.snapshot()["note"] == ("refused alice's dice for roll 1: alice's secret does not open its "
                                           "commitment")
-        publish(spy, dice_topic(GAME_ID, "alice", 1), DiceMessage(1, "alice", commit, alice_secret).payload())
+        spy.publish(dice_topic(GAME_ID, "alice", 1), DiceMessage(1, "alice", commit, alice_secret).payload())
         refused = f"refused alice's move 1 (roll 6+6): 'roll 6+6' is not the roll the fair dice gave ({fair})"
         run_both(lambda: bob.snapshot()["note"] == refused and spectator.note == refused)
         assert bob.state.history == [] and bob.status_text().startswith("rolling the fair dice: waiting for "
@@ -171,7 +160,7 @@ def test_two_boards_roll_the_same_fair_dice_and_a_spectator_checks_every_roll(ta
     alice, alice_mock, alice_clock = remote_table(tables, tmp_path, mosquitto.port, game, 0, journal="a.sqlite3")
     bob, bob_mock, bob_clock = remote_table(tables, tmp_path, mosquitto.port, game, 1, journal="b.sqlite3")
     boards = [(alice, hands.Hands(alice, alice_mock, alice_clock)), (bob, hands.Hands(bob, bob_mock, bob_clock))]
-    publish(spy, header_topic(GAME_ID), alice.remote.header.payload())
+    spy.publish(header_topic(GAME_ID), alice.remote.header.payload())
     watcher, watched, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
     spectator = Spectator(watcher, watched)
     rng, deadline = random.Random(5), time.monotonic() + 60
@@ -224,12 +213,12 @@ def test_a_board_restarted_between_commit_and_reveal_reveals_what_it_committed_t
     person.daemon = alice
     try:
         bob_secret = "5" * 64
-        publish(spy, dice_topic(GAME_ID, "bob", 1),
+        spy.publish(dice_topic(GAME_ID, "bob", 1),
                 DiceMessage(1, "bob", commitment(GAME_ID, "bob", 1, bob_secret)).payload())
         run_until(person, lambda: dice_of(spy, "alice", 1)[-1].secret)
         revealed = dice_of(spy, "alice", 1)[-1]
         assert revealed.commit == committed.commit and revealed.opens(GAME_ID)
-        publish(spy, dice_topic(GAME_ID, "bob", 1),
+        spy.publish(dice_topic(GAME_ID, "bob", 1),
                 DiceMessage(1, "bob", commitment(GAME_ID, "bob", 1, bob_secret), bob_secret).payload())
         run_until(person, lambda: alice.state.history)
         fair = derive(position_hash(game.new_initial_state()), 1, [revealed.secret, bob_secret], ROLLS)
@@ -244,18 +233,18 @@ def test_joining_with_other_dice_than_the_hosts_is_refused_saying_which_to_give(
                                                                                spy, capsys):
     game = game_class("groups-of-three")()
     url = f"mqtt://127.0.0.1:{mosquitto.port}/{GAME_ID}"
-    publish(spy, header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
+    spy.publish(header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
     arguments = ["sim", "--journal", str(tmp_path / "j.sqlite3"), "--join", url, "--name", "bob", "--wait", "5"]
     assert main([*arguments, "--entered-dice"]) == 2
     assert capsys.readouterr().err.endswith(f"gameboard: error: the game {GAME_ID} rolls fair dice through the "
                                             "broker: leave --entered-dice out (dice entered by hand need every "
                                             "seat to agree when the game is set up)\n")
-    publish(spy, header_topic(GAME_ID), game_header(game, SEATS, "alice", BY_HAND).payload())
+    spy.publish(header_topic(GAME_ID), game_header(game, SEATS, "alice", BY_HAND).payload())
     assert main(arguments) == 2
     assert capsys.readouterr().err.endswith(f"gameboard: error: the game {GAME_ID} rolls its dice by hand, entered "
                                             "at each board, as its host chose: join with --entered-dice to agree to "
                                             "it, or play a game with fair dice\n")
-    publish(spy, header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
+    spy.publish(header_topic(GAME_ID), game_header(game, SEATS, "alice").payload())
     bob, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 1, journal="b.sqlite3", dice=BY_HAND)
     try:  # a board whose [dice] mode is "entered"
         run_until(hands.Hands(bob, mock, clock), lambda: "remote" in bob.faults)
@@ -271,7 +260,7 @@ def test_a_game_agreed_by_hand_takes_each_seats_entered_roll(tables, hands, tmp_
     game = game_class("groups-of-three")()
     alice, mock, clock = remote_table(tables, tmp_path, mosquitto.port, game, 0, dice=BY_HAND)
     person = hands.Hands(alice, mock, clock)
-    publish(spy, header_topic(GAME_ID), alice.remote.header.payload())
+    spy.publish(header_topic(GAME_ID), alice.remote.header.payload())
     participant, joined, seats = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "bob", wait=10)
     bobs_clock = ManualClock()
     session = SimSession(joined.name, dict(joined.options), journal=tmp_path / "bob.sqlite3", clock=bobs_clock,

@@ -4,7 +4,6 @@ this board's moves are published once journalled; nothing heard twice or out of 
 from __future__ import annotations
 
 import json
-import queue
 import random
 import re
 import time
@@ -18,55 +17,13 @@ from engine.registry import game_class
 from firmware_host.remote.join import host
 from firmware_host.remote.link import Broker
 from firmware_host.remote.moves import Chain
-from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, move_topic, position_hash
+from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, position_hash
 from firmware_host.remote.seals import Opening, salt
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
+from tests.remote.peers import Spy
 
 GAME_ID = "g1"
-
-
-class Spy:
-    """Another client on the broker: hears everything of the game, publishes what a test makes up."""
-
-    def __init__(self, port: int) -> None:
-        self.heard: queue.SimpleQueue[tuple[str, bytes, bool]] = queue.SimpleQueue()
-        self.log: list[tuple[str, bytes, bool]] = []
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="spy")
-        self.client.on_message = lambda client, userdata, message: self.heard.put(
-            (message.topic, message.payload, message.retain))
-        self.client.connect("127.0.0.1", port)
-        self.client.subscribe(f"gameboard/v2/{GAME_ID}/#", qos=1)
-        self.client.loop_start()
-
-    def send(self, message: MoveMessage, retain: bool = False) -> None:
-        self.client.publish(move_topic(GAME_ID, message.by, message.seq), message.payload(), qos=1,
-                            retain=retain).wait_for_publish(5)
-
-    def messages(self) -> list[tuple[str, bytes, bool]]:
-        """Everything heard so far."""
-        while not self.heard.empty():
-            self.log.append(self.heard.get())
-        return list(self.log)
-
-    def wait_for(self, topic_part: str, count: int = 1, timeout: float = 10.0) -> list[bytes]:
-        """The payloads of the first ``count`` messages heard on topics containing ``topic_part``."""
-        deadline = time.monotonic() + timeout
-        while len(found := [payload for topic, payload, _ in self.messages() if topic_part in topic]) < count:
-            assert time.monotonic() < deadline, f"heard {len(found)} of {count} on *{topic_part}*: {self.log}"
-            time.sleep(0.01)
-        return found
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
-
-
-@pytest.fixture
-def spy(mosquitto):
-    spy = Spy(mosquitto.port)
-    yield spy
-    spy.close()
 
 
 def remote_table(tables, tmp_path, port: int, game, seat: int, state=None, journal: str = "j.sqlite3",

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import queue
 import random
 import re
 import time
 from pathlib import Path
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from engine.core import Move, State
@@ -49,6 +47,7 @@ from firmware_host.remote.seals import (
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
+from tests.remote.peers import Spy
 
 GAME_ID = "g1"
 DOCS = Path(__file__).parents[2] / "docs" / "remote.md"
@@ -59,47 +58,9 @@ GAME = game_class("pawns-crossing")()
 SEATS = (HUMAN, Seat("remote", holder="bob"))
 
 
-class Peer:
-    """Another participant on the broker, as a bare client: publishes what a test makes up, hears everything."""
-
-    def __init__(self, port: int, name: str = "bob") -> None:
-        self.name = name
-        self.heard: queue.SimpleQueue[tuple[str, bytes]] = queue.SimpleQueue()
-        self.log: list[tuple[str, bytes]] = []
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"peer-{name}")
-        self.client.on_message = lambda client, userdata, message: self.heard.put((message.topic, message.payload))
-        self.client.connect("127.0.0.1", port)
-        self.client.subscribe(f"gameboard/v2/{GAME_ID}/#", qos=1)
-        self.client.loop_start()
-
-    def publish(self, topic: str, payload: bytes) -> None:
-        self.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
-
-    def move(self, message: MoveMessage) -> None:
-        self.publish(move_topic(GAME_ID, message.by, message.seq), message.payload())
-
-    def heard_on(self, topic_part: str) -> list[bytes]:
-        """The payloads heard so far on topics ending with ``topic_part``."""
-        while not self.heard.empty():
-            self.log.append(self.heard.get())
-        return [payload for topic, payload in self.log if topic.endswith(topic_part)]
-
-    def wait_for(self, topic_part: str, timeout: float = 10.0) -> list[bytes]:
-        """The payloads heard on topics ending with ``topic_part``, once there is one."""
-        deadline = time.monotonic() + timeout
-        while not (found := self.heard_on(topic_part)):
-            assert time.monotonic() < deadline, f"heard nothing on *{topic_part}*: {self.log}"
-            time.sleep(0.01)
-        return found
-
-    def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
-
-
 @pytest.fixture
 def bob(mosquitto):
-    peer = Peer(mosquitto.port)
+    peer = Spy(mosquitto.port, GAME_ID, "bob")
     yield peer
     peer.close()
 
@@ -234,7 +195,7 @@ def test_a_declared_value_that_does_not_open_its_seal_is_refused_shown_and_repor
     person = hands.Hands(alice, mock, clock)
     guessed = alice.journal.setup()["position"]["tokens"][declare.token]["value"]
     try:
-        bob.move(lie(state, declare, other, started(state)))  # before his seals: not even checked
+        bob.send(lie(state, declare, other, started(state)), retain=True)  # before his seals: not even checked
         person.run(0.5)
         assert "waiting for bob's seals" in alice.status_text() and alice.carry is None
         assert not bob.heard_on("/refused")
@@ -248,7 +209,8 @@ def test_a_declared_value_that_does_not_open_its_seal_is_refused_shown_and_repor
         refitted.values[declare.token] = refitted.tile_at[declare.tile][1]
         bob.publish(seals_topic(GAME_ID, "bob"), players_seals(refitted, 1, BOB_KEY))
         run_until(person, lambda: "bob published other seals than it did first" in alice.snapshot()["note"])
-        bob.move(honest(state, declare, started(state)))  # the truth, opening the first seals, is accepted
+        # the truth, opening the first seals, is accepted
+        bob.send(honest(state, declare, started(state)), retain=True)
         run_until(person, lambda: alice.carry is not None)
         assert alice.carry.move == declare and alice.state.values[declare.token] == state.values[declare.token]
     finally:
@@ -265,10 +227,10 @@ def test_a_spectator_waits_for_the_seals_and_refuses_a_declared_value_that_does_
     chain = Chain(replayed)
     for move in history:  # every move as its maker published it, then bob's lie
         by = header.seats[mover(replayed)]
-        bob.move(honest(replayed, move, chain, by, keys[by]))
+        bob.send(honest(replayed, move, chain, by, keys[by]), retain=True)
         replayed.push(move)
         chain.record(replayed)
-    bob.move(lie(state, declare, other, chain))
+    bob.send(lie(state, declare, other, chain), retain=True)
     watcher, watched, _ = join(Broker("127.0.0.1", mosquitto.port), GAME_ID, "carol", wait=10)
     spectator = Spectator(watcher, watched)
     try:
@@ -278,7 +240,7 @@ def test_a_spectator_waits_for_the_seals_and_refuses_a_declared_value_that_does_
             bob.publish(seals_topic(GAME_ID, name), Seals(name, sealing(start, (player,), keys[name])).payload())
         follow(spectator, lambda: "does not open bob's seal" in spectator.note)
         assert len(spectator.state.history) == len(history)
-        bob.move(honest(state, declare, chain))  # the truth is followed
+        bob.send(honest(state, declare, chain), retain=True)  # the truth is followed
         follow(spectator, lambda: len(spectator.state.history) == len(history) + 1)
         assert spectator.state.values[declare.token] == state.values[declare.token]
     finally:
@@ -382,7 +344,7 @@ def test_at_the_end_a_board_opens_all_its_seals_and_shows_a_dealer_who_cheated(t
         run_until(person, lambda: "bob cheated" in alice.status_text())
         assert f"bob cheated: {colour_values} are not the set [2, 3, 4]" in alice.status_text()
         mosquitto.restart()  # losing every retained message: alice publishes her seals and openings again
-        late = Peer(mosquitto.port, "carol")
+        late = Spy(mosquitto.port, GAME_ID, "carol")
         try:
             run_until(person, lambda: late.heard_on("/by/alice/seals") and late.heard_on("/by/alice/opened"))
             assert json.loads(late.heard_on("/by/alice/seals")[-1])["seals"] == sealed
