@@ -38,6 +38,7 @@ from firmware_host.sim import SimSession
 from firmware_host.web.view import remote_words
 from hal.clock import ManualClock
 from tests.daemon.hands import pick
+from tests.remote.peers import Spy
 from tests.remote.test_remote_seats import GAME_ID, remote_table, run_until
 
 DOC = Path(__file__).parents[2] / "docs" / "remote.md"
