@@ -1,8 +1,9 @@
-"""The computer's named levels: how many simulations it spends on a decision.
+"""The computer's named levels: each a deadline for a whole turn on a Raspberry Pi 4.
 
-A level is a simulation budget, not a time: the same position and seed give the same
-move on a fast computer and on a Raspberry Pi alike.  ``docs/computer.md`` gives the
-seconds per decision each level takes.
+A search stops at its deadline with the best move found so far.  The deadline is kept in a
+Raspberry Pi 4's seconds and divided by the machine's speed (``engine/ai/speed.py``) where the
+search runs, so a level does the same work on any machine.  ``docs/computer.md`` gives the
+seconds each level takes and how strongly it plays.
 """
 
 from __future__ import annotations
@@ -13,16 +14,19 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Level:
     name: str
-    simulations: int
+    #: A whole turn's deadline on a Raspberry Pi 4, in seconds.
+    seconds: float
     help: str
 
 
 LEVELS: dict[str, Level] = {level.name: level for level in (
-    Level("easy", 40, "a quick, loose player: a beginner can beat it"),
-    Level("normal", 300, "the default: one to three seconds a decision on a Raspberry Pi 4"),
-    Level("hard", 1500, "five times the simulations of normal"),
+    Level("easy", 1.0, "a quick, loose player: a beginner can beat it (a turn within 1 s on a Raspberry Pi 4)"),
+    Level("normal", 3.0, "the default: a turn within 3 s on a Raspberry Pi 4"),
+    Level("hard", 10.0, "the strongest: a turn within 10 s on a Raspberry Pi 4"),
 )}
 DEFAULT_LEVEL = "normal"
+#: A hint's deadline on a Raspberry Pi 4, whatever the level (a person is waiting with a hand out).
+HINT_SECONDS = 1.0
 
 #: Playout steps before the evaluation scores the position, for games whose random games run long.
 PLAYOUT_PLIES: dict[str, int] = {"overpass": 24, "groups-of-three": 24, "full-house": 40, "pawns-crossing": 24}

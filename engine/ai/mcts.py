@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -27,9 +28,13 @@ Evaluator = Callable[[State], Values]
 
 @dataclass(frozen=True)
 class Settings:
-    """How a search spends its budget."""
+    """How a search spends its budget: ``simulations``, or fewer where ``deadline`` comes first."""
 
     simulations: int
+    #: When the search stops with the best found so far, on ``clock``; None runs every simulation.
+    deadline: float | None = None
+    #: The clock the deadline is read on: the wall's on the board, the process's CPU in the arena.
+    clock: Callable[[], float] = time.monotonic
     #: The exploration constant of UCT (values lie in [-1, 1]).
     uct_c: float = 1.4
     #: Playout steps before the position is scored by the evaluation instead of played out.
@@ -64,14 +69,15 @@ class Node:
 
 def search(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator = evaluate,
            root: Node | None = None) -> Node:
-    """The root of a tree grown from ``state`` (left unchanged) to ``settings.simulations`` visits.
+    """The root of a tree grown from ``state`` (left unchanged) to ``settings.simulations`` visits, or
+    as many as the deadline leaves time for (at least enough to try a move).
 
     ``root`` continues a tree grown before for this position (the subtree of the move that led
     here): only the simulations it lacks are run.
     """
     if root is None:
         root = Node(None, state.current_player)
-    for _ in range(settings.simulations - root.visits):
+    while root.visits < settings.simulations and not (root.children and _late(settings)):
         _simulate(state, root, settings, rng, evaluator)
     return root
 
@@ -83,9 +89,13 @@ def search_dealt(deals: Sequence[State], settings: Settings, rng: random.Random,
     simulation.  Deals may part later in the tree (a revealed value sends a token home in one, back
     in another): a walk passes over the moves not legal in its deal and adds those new to the tree."""
     root = Node(None, deals[0].current_player)
-    for number in range(settings.simulations):
-        _simulate(deals[number % len(deals)], root, settings, rng, evaluator, dealt=True)
+    while root.visits < settings.simulations and not (root.children and _late(settings)):
+        _simulate(deals[root.visits % len(deals)], root, settings, rng, evaluator, dealt=True)
     return root
+
+
+def _late(settings: Settings) -> bool:
+    return settings.deadline is not None and settings.clock() >= settings.deadline
 
 
 def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, evaluator: Evaluator,

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import zlib
+from collections.abc import Callable
 from typing import Protocol
 
 from engine.ai import hidden
@@ -20,10 +22,15 @@ from engine.ai.candidates import candidates
 from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_PLAYOUT_PLIES, PLAYOUT_PLIES, level
 from engine.ai.mcts import Node, Settings, search, search_dealt
 from engine.ai.playout import playout_move
+from engine.ai.speed import PI4
 from engine.core import CHANCE, TERMINAL, Move, State
 
 #: Positions a decision's search walks in turn where values are hidden, each dealt from the seat's view.
 DEALS = 16
+#: A search with a deadline stops at it or here, whichever comes first.
+MAX_SIMULATIONS = 1_000_000
+#: The share of the time left in a turn that one step of it may take (the steps after it need the rest).
+STEP_SHARE = 0.5
 
 
 class Player(Protocol):
@@ -37,22 +44,37 @@ class Player(Protocol):
 
 
 class Computer:
-    """Monte Carlo tree search at a named level.
+    """Monte Carlo tree search at a named level: a whole turn within the level's deadline.
+
+    The deadline is the level's seconds on a Raspberry Pi 4 divided by ``speed``, this machine's
+    speed as a multiple of a Pi 4's (``engine/ai/speed.py``), read on ``clock``.  ``simulations``
+    instead gives each step a fixed number of simulations and no deadline: the same position and
+    seed then give the same turn on any machine, as tests and reproducible benches need.
 
     A turn of several moves is planned at its start (``plan``) and carried out move by move, as
     on the board: asked again within the turn, it plays the next move of that plan.
     """
 
-    def __init__(self, level_name: str = DEFAULT_LEVEL, seed: int = 0) -> None:
+    def __init__(self, level_name: str = DEFAULT_LEVEL, seed: int = 0, *, speed: float = PI4,
+                 simulations: int | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.level = level(level_name)
         self.seed = seed
+        self.speed = speed
+        self.simulations = simulations
+        self.clock = clock
         self.name = f"computer:{self.level.name}"
         #: The turn planned last: the history it was planned after, and its moves.
         self._planned: tuple[tuple[Move, ...], list[Move]] = ((), [])
 
-    def settings(self, state: State) -> Settings:
+    @property
+    def seconds(self) -> float | None:
+        """A whole turn's deadline on this machine, in seconds of ``clock``; None with a fixed budget."""
+        return None if self.simulations is not None else self.level.seconds / self.speed
+
+    def settings(self, state: State, deadline: float | None = None) -> Settings:
         name = state.game.name
-        return Settings(self.level.simulations, playout_plies=PLAYOUT_PLIES.get(name, DEFAULT_PLAYOUT_PLIES),
+        return Settings(self.simulations or MAX_SIMULATIONS, deadline=deadline, clock=self.clock,
+                        playout_plies=PLAYOUT_PLIES.get(name, DEFAULT_PLAYOUT_PLIES),
                         playout_move=playout_move(name), candidates=candidates(name))
 
     def choose(self, state: State) -> Move:
@@ -75,11 +97,13 @@ class Computer:
         if player in (CHANCE, TERMINAL):
             raise ValueError("the computer chooses at a player's decision, not at a dice roll or the end")
         rng = random.Random(self._seed_for(state, player))
-        settings = self.settings(state)
+        seconds = self.seconds
+        turn_deadline = None if seconds is None else self.clock() + seconds
         moves: list[Move] = []
         root: Node | None = None  # the tree grown so far for the position reached
         try:
             while state.current_player == player and not (moves and state.game.num_players == 1):
+                settings = self.settings(state, self._step_deadline(turn_deadline))
                 if hidden.hides_values(state):
                     move = self._search_deals(state, player, settings, random.Random(self._seed_for(state, player)))
                 else:
@@ -97,6 +121,13 @@ class Computer:
                 state.pop()
         return moves
 
+    def _step_deadline(self, turn_deadline: float | None) -> float | None:
+        """When the search for the next step of a turn stops: a share of the turn's time left."""
+        if turn_deadline is None:
+            return None
+        now = self.clock()
+        return now + max(0.0, turn_deadline - now) * STEP_SHARE
+
     def _search_deals(self, state: State, player: int, settings: Settings, rng: random.Random) -> Move:
         """The move tried most by one search over ``DEALS`` positions the seat cannot tell apart."""
         legal = list(state.legal_moves)
@@ -113,6 +144,7 @@ class Computer:
         return zlib.crc32(json.dumps(view, sort_keys=True).encode(), self.seed)
 
 
-def plan_turn(state: State, level_name: str = DEFAULT_LEVEL, seed: int = 0) -> list[Move]:
+def plan_turn(state: State, level_name: str = DEFAULT_LEVEL, seed: int = 0, *, speed: float = PI4,
+              simulations: int | None = None) -> list[Move]:
     """The moves the player to move makes for the rest of the turn (``Computer.plan``)."""
-    return Computer(level_name, seed).plan(state)
+    return Computer(level_name, seed, speed=speed, simulations=simulations).plan(state)

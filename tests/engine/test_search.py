@@ -44,7 +44,7 @@ def test_the_computer_plays_legal_moves_and_leaves_the_state_as_it_found_it(name
         if state.is_terminal():
             continue
         position, history = state.position(), list(state.history)
-        plan = plan_turn(state, "easy", seed)
+        plan = plan_turn(state, "easy", seed, simulations=40)
         assert state.position() == position and state.history == history
         assert plan, "a player to move always has a move"
         player = state.current_player
@@ -57,9 +57,9 @@ def test_the_computer_plays_legal_moves_and_leaves_the_state_as_it_found_it(name
 @pytest.mark.parametrize("name", ["squareoff", "overpass", "pawns-crossing"])
 def test_the_same_seed_gives_the_same_turn(name):
     state = random_position(name, {}, 12, 4)
-    first = plan_turn(state, "easy", 7)
-    assert plan_turn(state, "easy", 7) == first
-    assert plan_turn(state.clone(), "easy", 7) == first, "the position decides, not the history"
+    first = plan_turn(state, "easy", 7, simulations=40)
+    assert plan_turn(state, "easy", 7, simulations=40) == first
+    assert plan_turn(state.clone(), "easy", 7, simulations=40) == first, "the position decides, not the history"
 
 
 def test_the_computer_finds_a_win_in_one_turn():
@@ -67,7 +67,7 @@ def test_the_computer_finds_a_win_in_one_turn():
     state = SquareOff().state_from_position({"board": {"p6": "black", "p2": "black", "p1": "black", "p23": "black",
                                                        "p22": "white", "p24": "white", "p17": "white"},
                                              "in_hand": {"black": 0, "white": 0}, "to_move": "black"})
-    plan = plan_turn(state, "easy", 0)
+    plan = plan_turn(state, "easy", 0, simulations=40)
     for move in plan:
         state.push(move)
     assert state.is_terminal() and state.outcome().winner == 0, plan
@@ -99,9 +99,9 @@ def test_a_continued_search_runs_only_the_simulations_its_tree_lacks():
 
 def test_asked_move_by_move_the_computer_carries_out_the_turn_it_planned_at_its_start():
     state = random_position("overpass", {"players": 2}, 10, 1)
-    planned = plan_turn(state, "easy", 3)
+    planned = plan_turn(state, "easy", 3, simulations=40)
     assert len(planned) > 1, "a turn of several moves"
-    computer, played = Computer("easy", 3), []
+    computer, played = Computer("easy", 3, simulations=40), []
     while len(played) < len(planned):
         played.append(computer.choose(state))
         state.push(played[-1])
@@ -149,7 +149,7 @@ def test_evaluations_lie_in_range_for_every_player():
 
 def test_levels_are_named_and_a_wrong_name_says_which_there_are():
     assert list(LEVELS) == ["easy", "normal", "hard"]
-    assert LEVELS["easy"].simulations < LEVELS["normal"].simulations < LEVELS["hard"].simulations
+    assert LEVELS["easy"].seconds < LEVELS["normal"].seconds < LEVELS["hard"].seconds
     with pytest.raises(ValueError, match="levels: easy, normal, hard"):
         level("expert")
 
@@ -183,16 +183,16 @@ def test_the_computer_cannot_read_values_its_seat_does_not_see():
     player = state.current_player
     unseen = [t for t, entry in state.position_seen_by(player)["tokens"].items() if entry["value"] is None]
     assert unseen, "the position has tokens whose values the seat cannot see"
-    expected = Computer("easy", 3).choose(state)
+    expected = Computer("easy", 3, simulations=40).choose(state)
     # Deal the unseen values differently: the seat cannot tell, so the computer must not either.
     values = [state.values[t] for t in unseen]
     for shift in range(1, len(values)):
         for token, value in zip(unseen, values[shift:] + values[:shift]):
             state.values[token] = value
-        assert Computer("easy", 3).choose(state) == expected
+        assert Computer("easy", 3, simulations=40).choose(state) == expected
 
 
-@pytest.mark.parametrize("make_player", [lambda: Computer("easy", 1), lambda: GreedyPlayer(1)],
+@pytest.mark.parametrize("make_player", [lambda: Computer("easy", 1, simulations=40), lambda: GreedyPlayer(1)],
                          ids=["computer", "greedy"])
 def test_players_never_touch_the_hidden_values(make_player):
     class Sealed(dict):
