@@ -98,7 +98,5 @@ def facts(state: State, players: Collection[int]) -> set[str]:
     """The tokens whose values ``players`` know for certain: their own, and those declared so far."""
     if not hides_values(state):
         return set()
-    from engine.games.pawns_crossing import Declare
-
     owned = {token for player in players for token in state.token_values(player)}  # type: ignore[attr-defined]
-    return owned | {move.token for move in state.history if isinstance(move, Declare)}
+    return owned | set(state.shown)  # type: ignore[attr-defined]

@@ -176,6 +176,8 @@ class PawnsState(State):
         self.order = layout.order
         #: The hidden value of every token (NULL for a null token): fixed for the game.
         self.values = layout.values
+        #: Tokens whose values a declaration showed everyone (right or wrong): public for good.
+        self.shown = layout.shown
         self.colour_of = {t: colour_of(t) for t in layout.values}
         self.owner = {c: p for p, seat in enumerate(layout.seats) for c in seat}
         self.tile_at = dict(layout.tiles)
@@ -202,7 +204,7 @@ class PawnsState(State):
 
     def position(self) -> dict[str, Any]:
         layout = Layout(self.tile_at, self.domino_at, self.pusher, self.pusher_at, self.seats, self.order,
-                        self.values, self.where, self.pawns)
+                        self.values, self.where, self.pawns, self.shown)
         return {**layout_json(layout), "turn": {
             "phase": self.phase, "player": self.player, "dice": dict(self.dice), "moved": self.moved,
             "pawn_moved": self.pawn_moved, "arrived": list(self.arrived),
@@ -222,11 +224,11 @@ class PawnsState(State):
         return {t: v for t, v in self.values.items() if self.owner[self.colour_of[t]] == player}
 
     def position_seen_by(self, player: int) -> dict[str, Any]:
-        """The position as ``player`` may see it: the values of other players' tokens still on the
-        board are null (a token that went home was shown to everyone)."""
+        """The position as ``player`` may see it: the values of other players' tokens are null unless a
+        declaration showed them to everyone (on going home, or a wrong one that sent the token back)."""
         seen = self.position()
         for token, entry in seen["tokens"].items():
-            if entry["at"] and self.owner[self.colour_of[token]] != player:
+            if token not in self.shown and self.owner[self.colour_of[token]] != player:
                 entry["value"] = None
         return seen
 
@@ -415,12 +417,12 @@ class PawnsState(State):
 
     def _snapshot(self) -> Any:
         return (dict(self.tile_at), dict(self.domino_at), self.pusher, self.pusher_at, dict(self.where),
-                dict(self.pawns), self.phase, self.player, dict(self.dice), self.moved, self.pawn_moved,
-                self.arrived, self.last_slide, self.winner)
+                dict(self.pawns), self.shown, self.phase, self.player, dict(self.dice), self.moved,
+                self.pawn_moved, self.arrived, self.last_slide, self.winner)
 
     def _restore(self, snapshot: Any) -> None:
-        (self.tile_at, self.domino_at, self.pusher, self.pusher_at, self.where, self.pawns, self.phase,
-         self.player, self.dice, self.moved, self.pawn_moved, self.arrived, self.last_slide,
+        (self.tile_at, self.domino_at, self.pusher, self.pusher_at, self.where, self.pawns, self.shown,
+         self.phase, self.player, self.dice, self.moved, self.pawn_moved, self.arrived, self.last_slide,
          self.winner) = snapshot
 
     def _play(self, move: Move) -> None:
@@ -475,6 +477,7 @@ class PawnsState(State):
     def _declare(self, token: str, place: str) -> None:
         colour, rank = self.tile_at[place]
         self.arrived = tuple(t for t in self.arrived if t != token)
+        self.shown |= {token}  # the token is turned up: everyone has seen its value, whatever follows
         value = self.values[token]
         if colour == self.colour_of[token] and (value == rank or value == NULL):
             self.where[token] = None

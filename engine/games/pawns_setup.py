@@ -58,6 +58,9 @@ class Layout:
     where: dict[str, str | None]
     #: Pawn colour -> its hole; None before it is placed or once forced off the board.
     pawns: dict[str, str | None]
+    #: Tokens whose values a declaration showed everyone: those gone home and those a wrong
+    #: declaration sent back to their ace.  Public for the rest of the game.
+    shown: frozenset[str] = frozenset()
 
 
 def token_id(colour: str, index: int) -> str:
@@ -138,6 +141,16 @@ def colour_of(token: str) -> str:
     return token.rsplit("-", 1)[0]
 
 
+def token_json(layout: Layout, token: str, value: int) -> dict[str, Any]:
+    """A token's entry: its value and space, and ``"shown": true`` while it is on the board with its value
+    shown (a token home was shown by going there; positions with nothing shown read as before)."""
+    at = layout.where[token]
+    entry: dict[str, Any] = {"value": value, "at": at}
+    if at and token in layout.shown:
+        entry["shown"] = True
+    return entry
+
+
 def layout_json(layout: Layout) -> dict[str, Any]:
     """The layout as JSON-ready data (values included: this is the engine's own record)."""
     return {
@@ -146,7 +159,7 @@ def layout_json(layout: Layout) -> dict[str, Any]:
         "tiles": {place: tile_name(tile) for place, tile in layout.tiles.items()},
         "dominoes": {slot: list(pips) for slot, pips in layout.dominoes.items()},
         "pusher": {"domino": list(layout.pusher), "at": layout.pusher_at},
-        "tokens": {t: {"value": v, "at": layout.where[t]} for t, v in layout.values.items()},
+        "tokens": {t: token_json(layout, t, v) for t, v in layout.values.items()},
         "pawns": dict(layout.pawns),
     }
 
@@ -171,7 +184,7 @@ def read_layout(board: PawnsBoard, players: int, data: dict[str, Any]) -> Layout
     tiles = _read_tiles(board, data)
     dominoes, pusher, pusher_at = _read_dominoes(board, data)
     colours = [c for seat in seats for c in seat]
-    values, where = _read_tokens(board, players, colours, pusher_at, data)
+    values, where, shown = _read_tokens(board, players, colours, pusher_at, data)
     pawns = _get(data, "pawns", dict, "an object: pawn colour -> hole or null")
     if set(pawns) != set(colours) or not all(h is None or h in board.holes for h in pawns.values()):
         raise PositionError(f"position: pawns must give each of {', '.join(colours)} a hole "
@@ -179,7 +192,7 @@ def read_layout(board: PawnsBoard, players: int, data: dict[str, Any]) -> Layout
     held = [h for h in pawns.values() if h]
     if len(held) != len(set(held)):
         raise PositionError(f"position: two pawns share a hole ({sorted(held)})")
-    return Layout(tiles, dominoes, pusher, pusher_at, seats, order, values, where, dict(pawns))
+    return Layout(tiles, dominoes, pusher, pusher_at, seats, order, values, where, dict(pawns), shown)
 
 
 def _read_seats(players: int, data: dict[str, Any]) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
@@ -227,14 +240,16 @@ def _read_dominoes(board: PawnsBoard, data: dict[str, Any]) -> tuple[dict[str, D
 
 
 def _read_tokens(board: PawnsBoard, players: int, colours: list[str], pusher_at: str | None,
-                 data: dict[str, Any]) -> tuple[dict[str, int], dict[str, str | None]]:
-    """Token values and spaces: tiles, half-dominoes and the halves of the Pusher where it lies."""
+                 data: dict[str, Any]) -> tuple[dict[str, int], dict[str, str | None], frozenset[str]]:
+    """Token values and spaces (tiles, half-dominoes and the halves of the Pusher where it lies), and
+    the tokens whose values are shown: those home and those marked ``"shown": true``."""
     active = set(board.pusher_places[pusher_at].halves) if pusher_at else set()
     spaces = set(board.tile_places) | (set(board.half_slot) - board.pusher_halves) | active
     raw = _get(data, "tokens", dict, 'an object: token -> {"value": v, "at": space or null}')
     expected = token_values(board.equipment, players)
     values: dict[str, int] = {}
     where: dict[str, str | None] = {}
+    shown: set[str] = set()
     for colour in colours:
         for token in (token_id(colour, i) for i in range(len(expected))):
             entry = raw.get(token)
@@ -242,8 +257,13 @@ def _read_tokens(board: PawnsBoard, players: int, colours: list[str], pusher_at:
             if at is not None and (not isinstance(at, str) or at not in spaces):
                 raise PositionError(f"position: token {token} needs {{\"value\": v, \"at\": space or null}} with "
                                     f"a tile place or an active half-domino, not {json.dumps(entry)}")
-            refuse_unknown_keys(entry, ("value", "at"), f"position: token {token}")
+            refuse_unknown_keys(entry, ("value", "at", "shown"), f"position: token {token}")
+            if "shown" in entry and (entry["shown"] is not True or at is None):
+                raise PositionError(f"position: token {token}'s \"shown\" must be true (a declaration showed its "
+                                    f"value and it is back on the board) or left out, not {json.dumps(entry)}")
             values[token], where[token] = entry.get("value"), at
+            if at is None or "shown" in entry:
+                shown.add(token)
         found = [value for token, value in values.items() if colour_of(token) == colour]
         if not all(isinstance(v, int) and not isinstance(v, bool) for v in found) or sorted(found) != sorted(expected):
             raise PositionError(f"position: the {colour} tokens must hold the values "
@@ -254,4 +274,4 @@ def _read_tokens(board: PawnsBoard, players: int, colours: list[str], pusher_at:
     on_halves = [at for at in where.values() if at and at not in board.tile_places]
     if len(on_halves) != len(set(on_halves)):
         raise PositionError(f"position: two tokens share a half-domino ({sorted(on_halves)}); one at most")
-    return values, where
+    return values, where, frozenset(shown)

@@ -156,6 +156,8 @@ def domino_swapped_for_a_big_six(pos):
     (lambda p: p["turn"].update(moves=1), '"turn": unknown key \'moves\'; it takes phase, player, dice'),
     (lambda p: p["pusher"].update(place="push-w1"), '"pusher": unknown key \'place\'; it takes domino, at'),
     (lambda p: p["tokens"]["red-a"].update(colour="red"), "token red-a: unknown key 'colour'; it takes value, at"),
+    (lambda p: p["tokens"]["red-a"].update(shown=1), "token red-a's \"shown\" must be true"),
+    (lambda p: p["tokens"]["red-a"].update(shown=True, at=None), "back on the board"),
     (lambda p: p["turn"].update(player=1 - p["order"][0]), "the player to place"),
     (lambda p: p["turn"].update(phase="tokens", player=0, dice={}), "nothing is left to do"),
 ])

@@ -7,11 +7,16 @@ so every position keeps the real kit and goes through ``state_from_position``.
 from __future__ import annotations
 
 import copy
+import json
+import random
 
 import pytest
 
 from engine import CHANCE, TERMINAL, Footprint, IllegalMoveError, new_game
+from engine.ai.hidden import sample
 from engine.games.pawns_crossing import PawnsCrossing
+from engine.hidden import PUBLIC
+from engine.public import public_text
 
 ALL_OFF = {"red": None, "black": None, "blue": None, "green": None}
 
@@ -448,6 +453,30 @@ def test_a_player_sees_their_own_values_and_those_shown_on_going_home():
         hidden = {t for t, entry in seen.items() if entry["value"] is None}
         assert hidden == {t for t in seen if not t.startswith(own) and t != "red-a"}
         assert seen["red-a"]["value"] == 2
+
+
+def test_a_wrong_declaration_shows_the_value_to_everyone_for_the_rest_of_the_game():
+    """"It is only when a player declares ... that it must be revealed": turned up, wrong or right."""
+    state = arrival("red-3")
+    state.apply("declare red-a t1.2")
+    assert state.where["red-a"] == "t4.1" and state.values["red-a"] == 2
+    for player in (0, 1, PUBLIC):
+        assert state.position_seen_by(player)["tokens"]["red-a"] == {"value": 2, "at": "t4.1", "shown": True}
+    assert "token red-a t4.1 2\n" in public_text(state)
+    again = state_of(json.loads(json.dumps(state.position())))  # a saved position, history gone
+    assert again.position_seen_by(1) == state.position_seen_by(1)
+    state.pop()
+    assert "shown" not in state.position()["tokens"]["red-a"]
+    assert state.position_seen_by(1)["tokens"]["red-a"]["value"] is None
+
+
+def test_the_computer_never_deals_a_shown_value_differently():
+    """The other seat's sampled deals (what its search plays on) all carry the value a wrong declaration showed:
+    before, a fresh guess each time, right in about a third of them (62 of 200)."""
+    state = arrival("red-3")
+    state.apply("declare red-a t1.2")
+    rng = random.Random(0)
+    assert [sample(state, 1, rng).values["red-a"] for _ in range(200)] == [2] * 200
 
 
 def test_an_illegal_move_is_refused_with_the_reason():

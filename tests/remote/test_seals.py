@@ -285,8 +285,9 @@ def bobs_tokens_out(state: State) -> list[str]:
 
 
 def dealt_twice(state: State) -> tuple[dict[str, int], str]:
-    """Bob's values with one of a token still out made another's (a value twice in a colour, never declared),
-    and the set his colour shows then."""
+    """Bob's values with one of a token still out made another's (a value twice in a colour), and the set his
+    colour shows then.  (In this long random game that token was declared wrongly once: its value, shown then,
+    is kept, so the check names that lie as well.)"""
     values, token = state.token_values(1), bobs_tokens_out(state)[0]
     values[token] = next(value for value in (2, 3, 4) if value != values[token])
     colour = colour_of(token)
@@ -320,7 +321,8 @@ def test_at_the_end_every_opening_is_checked_against_its_seal_what_was_shown_and
     shown = {} if cheat == "unopened" else {"bob": Opened("bob", opened)}
     assert expected in end_check(final, header, heard, shown, "alice")
     if cheat == "two of a value":
-        assert f"bob cheated: {colour_values} are not" in end_check(final, header, heard, shown, "alice")
+        found = end_check(final, header, heard, shown, "alice")
+        assert found.startswith("bob cheated: ") and f"{colour_values} are not the set [2, 3, 4]" in found
 
 
 def test_at_the_end_a_board_opens_all_its_seals_and_shows_a_dealer_who_cheated(tables, hands, tmp_path, mosquitto,
@@ -342,7 +344,8 @@ def test_at_the_end_a_board_opens_all_its_seals_and_shows_a_dealer_who_cheated(t
         assert all(Opening(**entry).opens(token, sealed[token]) for token, entry in opened.items())
         bob.publish(opened_topic(GAME_ID, "bob"), Opened("bob", openings(BOB_KEY, dealt)).payload())
         run_until(person, lambda: "bob cheated" in alice.status_text())
-        assert f"bob cheated: {colour_values} are not the set [2, 3, 4]" in alice.status_text()
+        assert "bob cheated: " in alice.status_text()
+        assert f"{colour_values} are not the set [2, 3, 4]" in alice.status_text()
         mosquitto.restart()  # losing every retained message: alice publishes her seals and openings again
         late = Spy(mosquitto.port, GAME_ID, "carol")
         try:
