@@ -175,6 +175,9 @@ class Game(ABC):
     board_name: ClassVar[str]
     #: The game's options: name -> Option.
     options_spec: ClassVar[dict[str, Option]] = {}
+    #: The option seeding a random set-up (a deal), or None for a set-up that is always the same: a new game
+    #: on the board or in the arena is dealt afresh unless this option is asked for (``engine.deals``).
+    deal_option: ClassVar[str | None] = None
     #: Piece codes (location contents) -> display colour, for LEDs and drawings.
     pieces: ClassVar[dict[str, str]] = {}
     #: The keys of a JSON position, as ``State.position()`` writes them.
@@ -194,6 +197,8 @@ class Game(ABC):
             if spec.choices and value not in spec.choices:
                 raise OptionError(f"{self.name}: option {key}={value!r} is not {spec.takes()}")
             self.options[key] = value
+        #: The options given by name; the others took their defaults.
+        self.asked = frozenset(options)
 
     @property
     def board(self) -> Board:

@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.ai.levels import DEFAULT_LEVEL
 from engine.core import CHANCE, TERMINAL, Game, IllegalMoveError, Move, State, stack_pieces
+from engine.deals import fresh_deal, same_game
 from engine.hidden import PUBLIC, deal_unseen, hides_values, revealed, seen_by
 from engine.solvers import SOLVERS
 from firmware_host.config import Config, Hal, LoopConfig
@@ -82,7 +83,10 @@ class Daemon:
                  clock: Callable[[], float] = time.monotonic, *, loop: LoopConfig = DEFAULT_LOOP,
                  leds: LedSettings = DEFAULT_LEDS, notifier: Notifier | None = None,
                  seats: tuple[Seat, ...] = (), hints: bool = True, seed: int = 0,
-                 remote: Participant | None = None) -> None:
+                 remote: Participant | None = None, resume: bool = True, deals: random.Random | None = None) -> None:
+        """``state_or_game``: a position to start from, or a game: the journal's unfinished game of it is taken
+        up again (unless ``resume`` is False), else a new one is dealt (``engine.deals``) from a seed drawn from
+        ``deals`` (default: the operating system's random source)."""
         self.hal = hal
         self.wiring = wiring
         self.journal = journal
@@ -90,6 +94,9 @@ class Daemon:
         self.loop = loop
         self.notifier = notifier or Notifier("")
         game = state_or_game.game if isinstance(state_or_game, State) else state_or_game
+        #: The game as asked for: each new game is dealt from it (afresh, unless it asks for a seed).
+        self._asked = game
+        self._deals = deals
         places = wiring_places(wiring, game)
         if seats and len(seats) != game.num_players:
             raise ValueError(f"{len(seats)} seats for a game of {game.num_players} players: give one per player")
@@ -106,7 +113,7 @@ class Daemon:
         self._guide: Guide | None = None
         #: How often the computer's process failed on this position.
         self._think_failures = 0
-        self.state = self._opening_state(state_or_game)
+        self.state = self._opening_state(state_or_game, resume)
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
         #: In a remote game, the chained hash after each ply (what each move message carries).
@@ -324,19 +331,19 @@ class Daemon:
 
     # -- the game ------------------------------------------------------------------------
 
-    def _opening_state(self, state_or_game: State | Game) -> State:
-        """An explicit position starts a new game; a game resumes the journal's unfinished one of the same kind."""
+    def _opening_state(self, state_or_game: State | Game, resume: bool) -> State:
+        """An explicit position starts a new game; a game resumes the journal's unfinished one of the same kind
+        (any deal, if it asks for none), or starts one dealt afresh.  A remote game's deal is its header's."""
         remote = self.remote.link.game if self.remote is not None else None
         header = self.remote.header.payload().decode() if self.remote is not None else None
         if isinstance(state_or_game, State):
             self.journal.start(state_or_game, remote, header)
             return state_or_game
-        resumed = self.journal.resume()
-        if resumed is not None and resumed.game.name == state_or_game.name \
-                and resumed.game.options == state_or_game.options and self.journal.remote == remote \
+        resumed = self.journal.resume() if resume else None
+        if resumed is not None and same_game(state_or_game, resumed.game) and self.journal.remote == remote \
                 and (self.remote is None or self.remote.plays(self.journal.remote_header)):
             return resumed
-        state = state_or_game.new_initial_state()
+        state = (state_or_game if remote is not None else fresh_deal(state_or_game, self._deals)).new_initial_state()
         if remote is not None:  # the values this board's seats hide, dealt here and known only here
             state = state.game.state_from_position(deal_unseen(state, seen_by(state, PUBLIC), random.SystemRandom()))
         self.journal.start(state, remote, header)
@@ -486,7 +493,7 @@ class Daemon:
             self._note = f"a remote game is not restarted: play the next one under another game id than " \
                          f"{self.remote.link.game}"
             return
-        state = self.state.game.new_initial_state()
+        state = fresh_deal(self._asked, self._deals).new_initial_state()
         if not self._journalled(lambda: self.journal.start(state), now, "press new game again once it can be"):
             return
         self.state = state

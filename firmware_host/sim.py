@@ -12,6 +12,7 @@ meant: it sees only the sensors, exactly as on a Pi.
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -118,6 +119,8 @@ class SimSession:
         self.journal_path = journal
         self.entered_dice = entered_dice
         self.seed = seed
+        #: The seeds of the games dealt here: repeatable with a seed, else from the operating system.
+        self.deals = random.Random(f"deals:{seed}") if seed is not None else None
         self.clock = clock
         self.noise = noise
         #: Whether the simulated hands carry out the computer's moves themselves.
@@ -132,9 +135,9 @@ class SimSession:
 
     # -- set-up -------------------------------------------------------------------------
 
-    def start(self, name: str, options: dict[str, Any], seats: list[str] | None = None) -> None:
-        """Start (or resume from the journal) a game on a fresh mock board; ``seats`` as the configuration
-        writes them (none: every seat human)."""
+    def start(self, name: str, options: dict[str, Any], seats: list[str] | None = None, resume: bool = True) -> None:
+        """Start a game on a fresh mock board (or, with ``resume``, take the journal's unfinished one of it up
+        again); ``seats`` as the configuration writes them (none: every seat human)."""
         game: Game = game_class(name)(**options)
         try:
             chosen = parse_seats([str(seat) for seat in seats or ()], game.num_players)
@@ -149,7 +152,7 @@ class SimSession:
         hal = Hal(self.mock.sensors, self.mock.leds, self.mock.buttons, self.dice)
         # The board starts as the game expects: the person has set it up.
         daemon = Daemon(game, hal, self.wiring, Journal(self.journal_path), self.clock, loop=LoopConfig(),
-                        seats=chosen, remote=self.remote)
+                        seats=chosen, remote=self.remote, resume=resume, deals=self.deals)
         self.mock.set_contents(daemon.state.contents())
         self.hand: list[Held] = []
         self._auto_queue, self._auto_move = [], ""
@@ -346,7 +349,7 @@ class SimSession:
         if self.remote is not None:
             raise SimError(f"this page plays the remote game {self.remote.link.game}: start another with "
                            "`gameboard sim --join` under a new game id")
-        self.start(action["game"], action.get("options") or {}, action.get("seats"))
+        self.start(action["game"], action.get("options") or {}, action.get("seats"), resume=False)
 
     def _auto(self, action: dict[str, Any]) -> None:
         self.auto = action["on"]
@@ -375,7 +378,8 @@ class SimSession:
             "title": f"{game.title}",
             "game": game.name,
             "games": [{"name": name, "title": about["title"], "options": about["options"],
-                       "players": game_class(name)().num_players} for name, about in describe().items()],
+                       "players": game_class(name)().num_players, "deal": game_class(name).deal_option}
+                      for name, about in describe().items()],
             "options": game.options,
             "svg": svg(game.board, overlay, width=760),
             "turn": turn,

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.ai.player import Player
-from engine.registry import new_game
+from engine.deals import match_deal
+from engine.registry import game_class, new_game
 
 #: Builds a player from its seed (module-level functions and their partials, so a process pool can send them).
 PlayerFactory = Callable[[int], Player]
@@ -140,12 +141,13 @@ class Played:
 
 def play_game(game: str, options: dict[str, Any], players: Sequence[PlayerFactory], seed: int, max_plies: int,
               number: int) -> Played:
-    """Game ``number`` of a match: the players rotated by ``number`` seats, each built and the dice
-    drawn from the match's seed and the game's number, so any game replays alone."""
+    """Game ``number`` of a match: the players rotated by ``number`` seats, each built, the dice drawn and a
+    random set-up dealt (unless the options give its seed) from the match's seed and the game's number, so any
+    game replays alone."""
     seats = len(players)
     order = [(number + seat) % seats for seat in range(seats)]  # seat -> index of the player sitting there
     seated = [players[index](player_seed(seed, number, index)) for index in order]
-    state = new_game(game, **options)
+    state = match_deal(game_class(game)(**options), seed, number).new_initial_state()
     dice = random.Random(f"{seed}:{number}")
     while not state.is_terminal() and len(state.history) < max_plies:
         if state.is_chance_node():

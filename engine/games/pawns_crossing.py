@@ -133,12 +133,15 @@ class PawnsCrossing(Game):
     board_name = "pawns"
     options_spec: ClassVar[dict[str, Option]] = {
         "players": Option(2, (2, 3, 4), "number of players"),
-        "seed": Option(0, (), "seed of the shuffled tiles and dominoes, the token values and the start rolls"),
+        "seed": Option(0, (), "seed of the shuffled tiles and dominoes, the token values and the start rolls; "
+                              "left out, each new game on the board, in the simulator or the arena is dealt "
+                              "from a fresh one"),
         "fair_colours": Option(False, (False, True), "2 players: one takes the colours with the longest and "
                                                      "shortest ace-to-destination totals"),
     }
     pieces: ClassVar[dict[str, str]] = dict(BOARD.equipment.suits)
     position_keys = ("seats", "order", "tiles", "dominoes", "pusher", "tokens", "pawns", "turn")
+    deal_option = "seed"
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from engine.errors import GameboardError
+from engine.registry import game_class
 from firmware_host.journal import JournalError
 from firmware_host.salvage import GameReading, JournalReading, crash_log, read_journal, write_salvage
 
@@ -36,7 +38,7 @@ def check_journal(args: argparse.Namespace) -> int:
         return 1
     for game in reading.games:
         status = "unfinished" if game.record.finished is None else f"finished ({game.record.result})"
-        line = f"game {game.record.id}: {game.name or '?'}, {game.total} moves, {status}"
+        line = f"game {game.record.id}: {game.name or '?'}{deal_of(game)}, {game.total} moves, {status}"
         print(f"{line}; {game.problem}" if game.problem else line)
     print_losses(reading)
     if reading.finding:
@@ -72,6 +74,16 @@ def salvage_journal(args: argparse.Namespace) -> int:
     print(f"wrote {output}: {len(kept)} games, {moves_in(kept)} moves; to play on from it, stop the daemon and "
           f"put it in place: mv {source} {source}.bad{with_log} && mv {output} {source}")
     return 0
+
+
+def deal_of(game: GameReading) -> str:
+    """" (seed N)" for a game whose set-up was dealt from a seed (``Game.deal_option``): ``--option seed=N``
+    deals it again; "" for any other."""
+    if game.name is None:
+        return ""
+    option = game_class(game.name).deal_option
+    options = json.loads(game.record.setup).get("options", {})
+    return f" ({option} {options[option]})" if option is not None and option in options else ""
 
 
 def print_losses(reading: JournalReading) -> None:

@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sim.add_argument("--entered-dice", action="store_true",
                      help="enter the dice on the page instead of rolling (in a remote game, every seat must ask "
                           "for it: the host and each joiner)")
-    sim.add_argument("--seed", type=int, help="seed for the dice and the noise")
+    sim.add_argument("--seed", type=int, help="seed for the dice, the noise and the deals of games with a random set-up")
     sim.add_argument("--journal", type=Path, help="the game journal (default: in ~/.local/state/gameboard, one for "
                                                   "each remote game and --name)")
     remote = sim.add_argument_group("remote play", "play a game through an MQTT broker (docs/remote.md)")

@@ -21,9 +21,10 @@ def open_board(game: Game | State, journal: Path, *, noise: Noise | None = None,
                sensing: str = "presence", classes: dict[str, str] | None = None, seats=(), hints: bool = True,
                clock: ManualClock | None = None, remote=None):
     """A mock board set up with the game's first position (a state's, or ``contents``) and a daemon on it
-    (in a remote game, ``remote`` is its participant, on ``clock``)."""
+    (in a remote game, ``remote`` is its participant, on ``clock``).  A game with a random set-up is dealt
+    as the engine deals it by default (its options all given), so that the tests repeat."""
     position = game if isinstance(game, State) else None
-    game = position.game if position else game
+    game = position.game if position else type(game)(**game.options)  # the engine's deal, not a fresh one
     clock = clock or ManualClock()
     wiring = straight_wiring(game.board, sensing, classes)
     mock = MockBoard(wiring, clock=clock, noise=noise, seed=seed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import json
 import os
 import signal
@@ -13,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai.arena import play_match, wilson
+from engine.ai.arena import play_game, play_match, wilson
 from engine.ai.baselines import GreedyPlayer, RandomPlayer
 from engine.core import State
+from engine.registry import new_game
 from firmware_host.cli import main
 
 
@@ -57,6 +59,31 @@ def test_a_match_is_reproduced_from_its_seed_in_one_process_or_several_and_the_p
     results, plies = run(5)
     assert max(plies) <= 20 and results[0][3] == sum(1 for n in plies if n == 20) > 0
     assert min(plies) < 20, "some games end before the cap"
+
+
+class Dealt:
+    """A random player that notes the layout of each position it is asked about (a game with a random set-up)."""
+
+    def __init__(self, seed: int, layouts: list[dict]) -> None:
+        self.inner = RandomPlayer(seed)
+        self.layouts = layouts
+
+    def choose(self, state: State):
+        self.layouts.append(state.layout())
+        return self.inner.choose(state)
+
+
+def test_each_game_of_a_match_is_dealt_from_the_match_seed_and_its_number_unless_a_seed_is_asked():
+    def layouts(seed: int, options: dict) -> list[dict]:
+        seen: list[dict] = []
+        player = functools.partial(Dealt, layouts=seen)
+        for number in range(4):
+            play_game("pawns-crossing", options, (player, player), seed, 1, number)  # one ply: the first to place
+        return seen
+    dealt = layouts(7, {})
+    assert len(dealt) == 4 and all(a != b for a, b in itertools.combinations(dealt, 2)), "each game its own deal"
+    assert layouts(7, {}) == dealt and layouts(8, {})[0] != dealt[0], "a match repeats from its seed"
+    assert layouts(7, {"seed": 3}) == [new_game("pawns-crossing", seed=3).layout()] * 4
 
 
 def test_the_command_prints_the_table_and_json_and_says_what_is_wrong(capsys):

@@ -333,11 +333,16 @@ def test_the_new_game_form_has_the_chosen_games_options_as_fields(served, page):
     page.wait_for_function("document.querySelector('#title').textContent === 'Pawns Crossing'")
     assert sim.call(lambda: sim.session.daemon.state.game.options) == {"players": 3, "seed": 5, "fair_colours": False}
 
+    page.wait_for_function("document.querySelector('[name=seed]').placeholder === 'a fresh deal (this game: 5)'")
+    assert page.input_value('[name="seed"]') == "", "left empty, a new game is dealt afresh"
+    page.click('#new-game button[type="submit"]')
+    page.wait_for_function("document.querySelector('[name=seed]').placeholder !== 'a fresh deal (this game: 5)'")
+    assert sim.call(lambda: sim.session.daemon.state.game.options["seed"]) != 5
+
     page.fill('[name="seed"]', "1.5")
     page.click('#new-game button[type="submit"]')
     page.wait_for_function("document.querySelector('#error').textContent !== ''")
     assert text(page, "#error") == "pawns-crossing: option seed=1.5 is of the wrong kind: its default is 0"
-    assert sim.call(lambda: sim.session.daemon.state.game.options["seed"]) == 5
 
 
 def test_touching_a_stack_says_what_a_tap_does_and_sliding_away_does_nothing(served, open_page):

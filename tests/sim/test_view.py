@@ -11,6 +11,10 @@ from hal.clock import ManualClock
 from tests.sim.test_web import mirrored_squareoff
 
 
+#: The deal these tests describe (the aces on the bottom row); a game asking for no seed is dealt afresh.
+SEED_0 = {"seed": 0}
+
+
 def session(tmp_path, game, options=None):
     return SimSession(game, options, journal=tmp_path / "journal.sqlite3", seed=3, clock=ManualClock())
 
@@ -22,13 +26,16 @@ def test_the_new_game_form_gets_every_games_options_and_the_current_values(tmp_p
     assert games["pawns-crossing"]["options"] == {
         "players": {"default": 2, "choices": [2, 3, 4], "help": "number of players"},
         "seed": {"default": 0, "choices": [],
-                 "help": "seed of the shuffled tiles and dominoes, the token values and the start rolls"},
+                 "help": "seed of the shuffled tiles and dominoes, the token values and the start rolls; left "
+                         "out, each new game on the board, in the simulator or the arena is dealt from a fresh one"},
         "fair_colours": {"default": False, "choices": [False, True],
                          "help": "2 players: one takes the colours with the longest and shortest ace-to-destination "
                                  "totals"},
     }
     assert games["hexover"]["options"] == {}
-    assert view["options"] == {"players": 3, "seed": 0, "fair_colours": False}
+    assert games["pawns-crossing"]["deal"] == "seed" and games["hexover"]["deal"] is None
+    dealt = view["options"].pop("seed")
+    assert view["options"] == {"players": 3, "fair_colours": False} and type(dealt) is int
 
 
 def test_the_hint_button_is_called_hint(tmp_path):
@@ -37,7 +44,7 @@ def test_the_hint_button_is_called_hint(tmp_path):
 
 
 def test_what_a_click_on_a_stack_does_is_said_before_it_happens(tmp_path):
-    sim = session(tmp_path, "pawns-crossing")
+    sim = session(tmp_path, "pawns-crossing", SEED_0)
     view = sim.view()
     assert view["clicks"] == {"t3.3": "lifts the green piece off this stack of 3",
                               "t3.4": "lifts the black piece off this stack of 3",
@@ -58,7 +65,7 @@ def test_what_a_click_on_a_stack_does_is_said_before_it_happens(tmp_path):
 
 def test_a_piece_lifted_off_a_stack_can_be_put_back_on_it(tmp_path):
     """A second click on the stack once lifted another piece: the lifted one could never go back."""
-    sim = session(tmp_path, "pawns-crossing")
+    sim = session(tmp_path, "pawns-crossing", SEED_0)
     sim.act({"type": "click", "loc": "t4.1"})
     assert sim.mock.contents["t4.1"] == "red+red" and [held.piece for held in sim.hand] == ["red"]
     assert sim.view()["clicks"]["t4.1"] == "puts the red piece back on this stack of 2"
@@ -67,7 +74,7 @@ def test_a_piece_lifted_off_a_stack_can_be_put_back_on_it(tmp_path):
 
 
 def test_the_rest_of_a_stack_is_lifted_so_the_sensors_see_it_lifted_whole(tmp_path):
-    sim = session(tmp_path, "pawns-crossing")
+    sim = session(tmp_path, "pawns-crossing", SEED_0)
     assert sim.view()["rest_of_stack"] is None
     with pytest.raises(SimError, match="did not come off a stack that still holds pieces"):
         sim.act({"type": "lift_rest"})

@@ -157,13 +157,18 @@ function renderFaults(faults) {
   }));
 }
 
-/** The chosen game's options as fields: a checkbox for a yes/no, a list for choices, else a number or text. */
+/** The chosen game's options as fields: a checkbox for a yes/no, a list for choices, else a number or text.
+ * The seed of a random set-up (the game's deal option) starts empty: a new game is dealt afresh unless one is
+ * typed; the game being played shows its own seed as the placeholder, to deal it again. */
 function renderFields(name, values) {
   const game = current.games.find((g) => g.name === name);
   $("game-fields").replaceChildren(...Object.entries(game ? game.options : {}).map(([key, option]) => {
     const value = key in values ? values[key] : option.default;
     let input;
-    if (typeof option.default === "boolean") {
+    if (key === game.deal) {
+      const dealt = key in values ? ` (this game: ${values[key]})` : "";
+      input = element("input", { type: "number", value: "", placeholder: `a fresh deal${dealt}` });
+    } else if (typeof option.default === "boolean") {
       input = element("input", { type: "checkbox", checked: value });
     } else if (option.choices.length) {
       input = element("select", {}, ...option.choices.map((choice, index) => new Option(String(choice), index)));
@@ -204,8 +209,9 @@ function fieldValues(name) {
     const input = $("game-fields").querySelector(`[name="${key}"]`);
     if (typeof option.default === "boolean") values[key] = input.checked;
     else if (option.choices.length) values[key] = option.choices[Number(input.value)];
-    else if (typeof option.default === "number" && input.value !== "") values[key] = Number(input.value);
-    else values[key] = input.value;
+    else if (typeof option.default === "number") {
+      if (input.value !== "") values[key] = Number(input.value);  // left empty: the default (a fresh deal)
+    } else values[key] = input.value;
   }
   return values;
 }
