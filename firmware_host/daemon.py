@@ -177,7 +177,8 @@ class Daemon:
         journal = Journal(config.journal_path)
         remote = None
         if config.remote is not None:
-            from firmware_host.remote.join import host
+            from firmware_host.remote.join import host, hosted_game, kept_header
+            game = hosted_game(game, kept_header(config.journal_path, config.remote.game))
             remote = host(config.remote.broker, config.remote.game, config.remote.name, game, config.seats, clock,
                           BY_HAND if config.dice_mode == "entered" else FAIR)
         return cls(game, hal, wiring, journal, clock, loop=config.loop, leds=leds, notifier=Notifier(),

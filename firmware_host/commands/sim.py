@@ -101,7 +101,7 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any], journal: Path
     its options and the seats."""
     from engine.registry import game_class
     from firmware_host.remote.dice import agree
-    from firmware_host.remote.join import host, join, kept_header
+    from firmware_host.remote.join import host, hosted_game, join, kept_header
     from firmware_host.seats import parse_seats
 
     if not args.name:
@@ -112,13 +112,13 @@ def remote_seat(args: argparse.Namespace, options: dict[str, Any], journal: Path
     except ProtocolError as exc:
         raise GameboardError(str(exc)) from None
     if any(seat.startswith("remote:") for seat in args.seats):
-        game = game_class(args.game)(**options)
+        game = hosted_game(game_class(args.game)(**options), kept_header(journal, game_id))
         try:
             seats = parse_seats(args.seats, game.num_players)
         except ValueError as exc:
             raise GameboardError(f"--seats: {exc}") from None
         dice = BY_HAND if args.entered_dice else FAIR
-        return host(broker, game_id, args.name, game, seats, dice=dice), args.game, options, args.seats
+        return host(broker, game_id, args.name, game, seats, dice=dice), args.game, dict(game.options), args.seats
     if args.seats:
         raise GameboardError("to host a remote game, write the others' seats as remote:NAME in --seats; "
                              "to join one, leave --seats out")

@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.core import Game
+from engine.core import EngineError, Game
+from engine.deals import fresh_deal, same_game
 from engine.errors import GameboardError
 from engine.registry import game_class
 from firmware_host.journal import Journal
@@ -37,6 +38,20 @@ def host(broker: Broker, game_id: str, name: str, game: Game, seats: tuple[Seat,
     if any(seat.remote and seat.holder == name for seat in seats):
         raise GameboardError(f"a seat is remote:{name}, this participant's own name: write it human or computer")
     return Participant(Link(broker, game_id, name), game_header(game, seats, name, dice), clock)
+
+
+def hosted_game(game: Game, kept: Header | None) -> Game:
+    """The game to host as asked (``game``): the deal of the unfinished game ``kept`` describes (its header, as
+    the journal kept it), so that a host restarted takes its game up again; else dealt afresh (``engine.deals``)
+    unless a seed is asked for.  The header carries the seed: every participant deals the same layout."""
+    if kept is not None and kept.game == game.name:
+        try:
+            played = game_class(kept.game)(**kept.options)
+        except EngineError:  # not a game this release plays: the daemon starts a new one
+            return fresh_deal(game)
+        if same_game(game, played):
+            return played
+    return fresh_deal(game)
 
 
 def join(broker: Broker, game_id: str, name: str, mine: Seat = HUMAN, *, wait: float = JOIN_WAIT_S,
