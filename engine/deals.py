@@ -28,10 +28,11 @@ def deals_afresh(game: Game) -> bool:
 def fresh_deal(game: Game, rng: random.Random | None = None) -> Game:
     """``game`` dealt from a fresh seed drawn from ``rng`` (default: the operating system's random source) when
     it deals afresh (``deals_afresh``); otherwise ``game`` itself."""
-    if not deals_afresh(game):
+    key = game.deal_option
+    if key is None or key in game.asked:
         return game
-    seed = (rng or random.SystemRandom()).randrange(SEEDS)
-    return type(game)(**{key: game.options[key] for key in game.asked}, **{game.deal_option: seed})  # type: ignore[arg-type]
+    asked = {name: game.options[name] for name in game.asked}
+    return type(game)(**asked, **{key: (rng or random.SystemRandom()).randrange(SEEDS)})
 
 
 def same_game(asked: Game, played: Game) -> bool:

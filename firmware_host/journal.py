@@ -1,7 +1,8 @@
 """The SQLite journal: every accepted move is on disk before the LEDs show it accepted.
 
 WAL mode with ``synchronous=FULL`` makes each commit durable across a power cut.
-A game is its setup (``State.to_json()`` of the starting position) and its moves in
+A game is its setup (``State.to_json()`` of the starting position, with the game's options:
+the seed a random set-up was dealt from among them, ``engine.deals``) and its moves in
 order; the state is rebuilt by replaying them, each checked by the engine.  A takeback
 or undo deletes the last moves; a new game closes the unfinished one.
 
