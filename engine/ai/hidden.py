@@ -1,7 +1,8 @@
 """What a seat can know: positions sampled from a seat's view where the rules hide values.
 
-Pawns Crossing hides the value under every token from all but its owner until the
-token goes home.  A sample keeps everything the seat can see and deals the values it
+Pawns Crossing hides the value under every token from all but its owner until a
+declaration shows it (the token goes home, or back to its ace: shown for good).  A sample
+keeps everything the seat can see, the values shown among it, and deals the values it
 cannot see at random from those still unaccounted for in each colour (``engine.hidden``).
 The real values are never read: the sample starts from what the seat sees.
 """
