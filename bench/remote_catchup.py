@@ -93,7 +93,7 @@ def game_messages(state: State) -> list[tuple[str, bytes]]:
 def junk(count: int, plies: int) -> list[tuple[str, bytes]]:
     """``count`` junk messages of about 500 bytes: a third moves of names holding no seat, a third bob's moves
     far ahead, a third topics that are not the protocol's."""
-    base, filler = f"gameboard/v2/{GAME_ID}", "x" * 420
+    base, filler = f"gameboard/v3/{GAME_ID}", "x" * 420
     made = []
     for number in range(count):
         kind = number % 3
@@ -103,7 +103,7 @@ def junk(count: int, plies: int) -> list[tuple[str, bytes]]:
             topic, seq = f"{base}/by/bob/move/{plies + 1000 + number}", plies + 1000 + number
         else:
             topic, seq = f"{base}/by/bob/notes/{number}", 0
-        made.append((topic, f'{{"v": 2, "seq": {seq}, "move": "{filler}", "hash": "0"}}'.encode()))
+        made.append((topic, f'{{"v": 3, "seq": {seq}, "move": "{filler}", "hash": "0"}}'.encode()))
     return made
 
 

@@ -22,7 +22,7 @@ from engine.core import CHANCE, TERMINAL, EngineError, State
 from engine.hidden import PUBLIC, seen_by
 
 #: The remote protocol's version this encoding belongs to (firmware_host.remote.protocol.VERSION).
-VERSION = 2
+VERSION = 3
 #: A value not known to everyone (a Pawns Crossing token's, while the token is on the board).
 HIDDEN = "?"
 NONE = "-"

@@ -1,6 +1,6 @@
-"""The remote-play protocol, version 2: topics, messages and the hashes (docs/remote.md, docs/protocol.md).
+"""The remote-play protocol, version 3: topics, messages and the hashes (docs/remote.md, docs/protocol.md).
 
-Everything of a game lives under ``gameboard/v2/{game}``:
+Everything of a game lives under ``gameboard/v3/{game}``:
 
 - ``header``: retained; the game, its options, who holds each seat, and the hash of
   the public starting position.  Written by the game's host.
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from firmware_host.remote.dice import DiceMessage
     from firmware_host.remote.seals import Opened, Opening, Seals
 
-VERSION = 2
+VERSION = 3
 PREFIX = f"gameboard/v{VERSION}"
 #: Game ids and participant names: what is safe in a topic, a file name and a Mosquitto ACL.
 NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")

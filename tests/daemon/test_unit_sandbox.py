@@ -158,7 +158,7 @@ def presence(port: int, name: str, timeout: float = 30.0) -> bool:
     """Whether ``name`` says it is online on the broker within ``timeout``."""
     online = threading.Event()
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    client.on_connect = lambda *_: client.subscribe(f"gameboard/v2/sandbox/by/{name}/presence", qos=1)
+    client.on_connect = lambda *_: client.subscribe(f"gameboard/v3/sandbox/by/{name}/presence", qos=1)
     client.on_message = lambda _client, _data, message: message.payload == b"online" and online.set()
     client.connect("127.0.0.1", port)
     client.loop_start()

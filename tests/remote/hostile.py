@@ -57,9 +57,9 @@ NOT_STR = JSON.filter(lambda value: not isinstance(value, str))
 LEVEL = st.text(st.characters(exclude_categories=("Cc", "Cs", "Cn"), exclude_characters="/+#"), max_size=12)
 #: A participant's name: mostly those of the game (a real sender, or one who holds no seat).
 NAMES = st.sampled_from(PARTICIPANTS) | st.from_regex(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}", fullmatch=True)
-SPECIAL_PAYLOADS = (b"", b"online", b"offline", b"[" * 60_000, b"{" * 70_000, b'{"v": 2, "seq": ' + b"9" * 5000 + b"}",
-                    b'{"v": 2, "seq": 1e999}', b'{"v": 2, "seq": NaN}', b"\xef\xbb\xbf{}", '{"v": 2}'.encode("utf-16"),
-                    b'{"v": 2, "v": 1}', b"null", b"\x00" * 10)
+SPECIAL_PAYLOADS = (b"", b"online", b"offline", b"[" * 60_000, b"{" * 70_000, b'{"v": 3, "seq": ' + b"9" * 5000 + b"}",
+                    b'{"v": 3, "seq": 1e999}', b'{"v": 3, "seq": NaN}', b"\xef\xbb\xbf{}", '{"v": 3}'.encode("utf-16"),
+                    b'{"v": 3, "v": 1}', b"null", b"\x00" * 10)
 
 
 def marker_of(event: Event) -> str:
@@ -110,7 +110,7 @@ PAYLOADS = st.one_of(
     st.binary(max_size=300),
     JSON.map(lambda value: json.dumps(value).encode()),
     st.dictionaries(st.sampled_from(["seq", "move", "hash", "reveal", "reason", "game", "seats"]) | st.text(max_size=6),
-                    JSON, max_size=5).map(lambda fields: json.dumps({"v": 2, **fields}).encode()),
+                    JSON, max_size=5).map(lambda fields: json.dumps({"v": 3, **fields}).encode()),
     st.sampled_from(SPECIAL_PAYLOADS))
 
 
@@ -119,7 +119,7 @@ BREAKS = st.lists(st.sampled_from(("sender", "seq", "ply", "move", "hash", "drop
 FIELDS = st.sampled_from(("v", "seq", "move", "hash"))
 #: This game hides nothing: any reveal is refused, an empty one being none.
 REVEALS = st.dictionaries(NAMES, st.integers(), min_size=1) | JSON.filter(lambda value: value != {})
-NOT_VERSION = JSON.filter(lambda value: not (type(value) is int and value == 2))
+NOT_VERSION = JSON.filter(lambda value: not (type(value) is int and value == 3))
 #: Fields a move message does not have: ignored, so they never make a broken message whole.
 EXTRA_FIELDS = st.dictionaries(
     st.text(max_size=8).filter(lambda key: key not in ("v", "seq", "move", "hash", "reveal")), JSON, max_size=3)
@@ -136,7 +136,7 @@ def broken_moves(ply: Ply) -> st.SearchStrategy[tuple[str, bytes]]:
 
     @st.composite
     def broken(draw: st.DrawFn) -> tuple[str, bytes]:
-        data: dict[str, Any] = {"v": 2, "seq": ply.seq, "move": ply.move, "hash": ply.hash}
+        data: dict[str, Any] = {"v": 3, "seq": ply.seq, "move": ply.move, "hash": ply.hash}
         by, seq = ply.holder, ply.seq
         for way in draw(BREAKS):
             if way == "sender":

@@ -28,7 +28,7 @@ def client(port: int, user: str, password: str | None = None) -> tuple[mqtt.Clie
     session.loop_start()
     reason = connected.get(timeout=10)
     if not reason.is_failure:
-        session.subscribe("gameboard/v2/friday/#", qos=1)
+        session.subscribe("gameboard/v3/friday/#", qos=1)
         time.sleep(0.2)  # the subscription in place
     return session, heard, reason
 
@@ -77,15 +77,15 @@ def test_the_documented_acls_hold_each_participant_to_its_own_seats(documented):
     try:
         assert all(not reason.is_failure for _, _, reason in sessions.values())
         alice, bob, carol = (sessions[user][0] for user in USERS)
-        alice.publish("gameboard/v2/friday/header", b'{"v": 2}', qos=1).wait_for_publish(5)
-        alice.publish("gameboard/v2/friday/by/alice/move/1", b'{"v": 2}', qos=1).wait_for_publish(5)
-        bob.publish("gameboard/v2/friday/by/bob/move/2", b'{"v": 2}', qos=1).wait_for_publish(5)
-        bob.publish("gameboard/v2/friday/by/alice/move/3", b"forged", qos=1).wait_for_publish(5)
-        bob.publish("gameboard/v2/friday/header", b"forged", qos=1).wait_for_publish(5)
-        carol.publish("gameboard/v2/friday/by/carol/move/1", b"a spectator's", qos=1).wait_for_publish(5)
-        carol.publish("gameboard/v2/friday/by/alice/move/4", b"forged", qos=1).wait_for_publish(5)
-        expected = ["gameboard/v2/friday/header", "gameboard/v2/friday/by/alice/move/1",
-                    "gameboard/v2/friday/by/bob/move/2"]
+        alice.publish("gameboard/v3/friday/header", b'{"v": 3}', qos=1).wait_for_publish(5)
+        alice.publish("gameboard/v3/friday/by/alice/move/1", b'{"v": 3}', qos=1).wait_for_publish(5)
+        bob.publish("gameboard/v3/friday/by/bob/move/2", b'{"v": 3}', qos=1).wait_for_publish(5)
+        bob.publish("gameboard/v3/friday/by/alice/move/3", b"forged", qos=1).wait_for_publish(5)
+        bob.publish("gameboard/v3/friday/header", b"forged", qos=1).wait_for_publish(5)
+        carol.publish("gameboard/v3/friday/by/carol/move/1", b"a spectator's", qos=1).wait_for_publish(5)
+        carol.publish("gameboard/v3/friday/by/alice/move/4", b"forged", qos=1).wait_for_publish(5)
+        expected = ["gameboard/v3/friday/header", "gameboard/v3/friday/by/alice/move/1",
+                    "gameboard/v3/friday/by/bob/move/2"]
         for user in USERS:  # everyone in the game hears the allowed ones, and nothing forged
             assert sorted(heard_topics(sessions[user][1], wait=0.5 if user != "alice" else 1.0)) == sorted(expected)
     finally:

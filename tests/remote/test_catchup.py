@@ -196,8 +196,8 @@ def test_a_restarted_board_gets_the_newest_move_past_the_broker_queue(tables, ha
 def junk(plies: int) -> list[tuple[str, bytes]]:
     """3,000 retained messages nobody should read: moves of a name that holds no seat, the holder's moves
     far ahead, and topics that are not the protocol's."""
-    base = f"gameboard/v2/{GAME_ID}/by"
-    return ([(f"{base}/mallory/move/{seq}", b'{"v": 2, "seq": 1, "move": "x", "hash": "0"}') for seq in range(1, 1001)]
+    base = f"gameboard/v3/{GAME_ID}/by"
+    return ([(f"{base}/mallory/move/{seq}", b'{"v": 3, "seq": 1, "move": "x", "hash": "0"}') for seq in range(1, 1001)]
             + [(f"{base}/bob/move/{plies + 10_000 + seq}", b"{not json") for seq in range(1000)]
             + [(f"{base}/bob/chatter/{seq}", b"hello" * 20) for seq in range(1000)])
 

@@ -47,7 +47,7 @@ class Program:
             self.client.username_pw_set(user, USERS[user])
         self.client.on_message = lambda client, userdata, message: self.heard.put((message.topic, message.payload))
         self.client.connect("127.0.0.1", port)
-        self.client.subscribe(f"gameboard/v2/{GAME_ID}/#", qos=1)
+        self.client.subscribe(f"gameboard/v3/{GAME_ID}/#", qos=1)
         self.client.loop_start()
 
     def send(self, topic: str, payload: bytes) -> None:

@@ -89,15 +89,15 @@ def test_each_roll_has_its_share_of_the_numbers_and_pawns_crossing_its_faces():
 
 
 @pytest.mark.parametrize(("payload", "expected"), [
-    (b'{"v": 2, "seq": 3, "commit": "ab"}', '"commit" and "secret" must be 64 lowercase hex digits'),
-    (b'{"v": 2, "seq": 3, "commit": "' + b"A" * 64 + b'"}', "must be 64 lowercase hex digits"),
-    (b'{"v": 2, "seq": 3, "commit": "' + b"a" * 64 + b'", "secret": 5}', "must be 64 lowercase hex digits"),
-    (b'{"v": 2, "seq": 4, "commit": "' + b"a" * 64 + b'"}', "its seq 4 is not its topic's"),
-    (b'{"v": 2, "seq": 3}', '"commit" is missing or of the wrong kind'),
+    (b'{"v": 3, "seq": 3, "commit": "ab"}', '"commit" and "secret" must be 64 lowercase hex digits'),
+    (b'{"v": 3, "seq": 3, "commit": "' + b"A" * 64 + b'"}', "must be 64 lowercase hex digits"),
+    (b'{"v": 3, "seq": 3, "commit": "' + b"a" * 64 + b'", "secret": 5}', "must be 64 lowercase hex digits"),
+    (b'{"v": 3, "seq": 4, "commit": "' + b"a" * 64 + b'"}', "its seq 4 is not its topic's"),
+    (b'{"v": 3, "seq": 3}', '"commit" is missing or of the wrong kind'),
 ])
 def test_a_dice_message_that_breaks_the_protocol_is_refused(payload: bytes, expected: str):
     with pytest.raises(ProtocolError, match=re.escape(expected)):
-        parse_message("friday", "gameboard/v2/friday/by/bob/dice/3", payload)
+        parse_message("friday", "gameboard/v3/friday/by/bob/dice/3", payload)
     message = DiceMessage(3, "bob", "a" * 64, "b" * 64)
     assert parse_message("friday", dice_topic("friday", "bob", 3), message.payload()) == message
 

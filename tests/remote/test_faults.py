@@ -111,7 +111,7 @@ class Meddler:
         self.heard: list[mqtt.MQTTMessage] = []
         self.client.on_message = lambda client, userdata, message: self.heard.append(message)
         self.client.connect("127.0.0.1", port)
-        self.client.subscribe(f"gameboard/v2/{GAME_ID}/by/+/move/+", qos=1)
+        self.client.subscribe(f"gameboard/v3/{GAME_ID}/by/+/move/+", qos=1)
         self.client.loop_start()
         self.stop = threading.Event()
         self.sent = 0
@@ -120,7 +120,7 @@ class Meddler:
 
     def _meddle(self) -> None:
         rng = random.Random(5)
-        junk = [("move/9999", b"{not json"), ("move/1", b'{"v": 2}'), ("presence", b"maybe"), ("refused", b"[]")]
+        junk = [("move/9999", b"{not json"), ("move/1", b'{"v": 3}'), ("presence", b"maybe"), ("refused", b"[]")]
         while not self.stop.wait(0.05):
             batch = list(self.heard[-6:])
             rng.shuffle(batch)
@@ -128,7 +128,7 @@ class Meddler:
                 self.client.publish(message.topic, message.payload, qos=1)
                 self.sent += 1
             suffix, payload = rng.choice(junk)
-            self.client.publish(f"gameboard/v2/{GAME_ID}/by/{rng.choice(['alice', 'bob'])}/{suffix}", payload, qos=1)
+            self.client.publish(f"gameboard/v3/{GAME_ID}/by/{rng.choice(['alice', 'bob'])}/{suffix}", payload, qos=1)
 
     def close(self) -> None:
         self.stop.set()

@@ -37,7 +37,7 @@ from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
 
 GAME_ID = "g1"
-PREFIX = f"gameboard/v2/{GAME_ID}"
+PREFIX = f"gameboard/v3/{GAME_ID}"
 
 
 @pytest.fixture
@@ -205,7 +205,7 @@ def test_copies_refused_make_way_for_the_real_move(tables, tmp_path, mosquitto, 
 def test_a_payload_python_cannot_read_is_garbled_on_the_links_thread(mosquitto):
     link = Link(Broker("127.0.0.1", mosquitto.port), GAME_ID, "bob")
     try:
-        for topic, payload in [(f"{PREFIX}/by/alice/move/1".encode(), b'{"v": 2, "seq": 1' + b"1" * 4400 + b"}"),
+        for topic, payload in [(f"{PREFIX}/by/alice/move/1".encode(), b'{"v": 3, "seq": 1' + b"1" * 4400 + b"}"),
                                (f"{PREFIX}/by/alice/move/1".encode(), b"[" * 60_000),
                                (PREFIX.encode() + b"/by/\xff/move/1", b"{}")]:
             message = mqtt.MQTTMessage(topic=topic)
@@ -241,7 +241,7 @@ def test_a_move_for_this_boards_own_turn_is_refused_in_public_and_junk_is_noted(
             time.sleep(0.002)
         assert [refusal["reason"] for refusal in peer.refusals()] == ["bob does not hold the seat to move (alice does)"]
         assert alice.journal.moves() == [] and alice.carry is None
-        peer.publish(f"{PREFIX}/by/bob/move/1", b'{"v": 2, "seq": 1}')  # junk: noted, not refused
+        peer.publish(f"{PREFIX}/by/bob/move/1", b'{"v": 3, "seq": 1}')  # junk: noted, not refused
         run_until(alice, clock, lambda: "was ignored" in alice.snapshot()["note"])
         assert alice.snapshot()["note"] == (f'a message on {PREFIX}/by/bob/move/1 was ignored: move 1 from bob: '
                                             '"move" is missing or of the wrong kind')
@@ -258,7 +258,7 @@ def test_a_move_for_this_boards_own_turn_is_refused_in_public_and_junk_is_noted(
     ({"game": "chess", "options": {}, "seats": ["alice", "bob"]}, "unknown game 'chess'"),
 ])
 def test_joining_a_header_that_cannot_be_this_game_says_why(mosquitto, peer, header: dict, expected: str):
-    payload = json.dumps({"v": 2, "host": "alice", "setup": "x", "dice": "fair", **header}).encode()
+    payload = json.dumps({"v": 3, "host": "alice", "setup": "x", "dice": "fair", **header}).encode()
     peer.publish(f"{PREFIX}/header", payload, retain=True)
     with pytest.raises(GameboardError, match=f"the game {GAME_ID} on mqtt://127.0.0.1:{mosquitto.port} cannot be "
                                              f"played here: .*{expected}"):
@@ -299,7 +299,7 @@ def test_whatever_a_peer_sends_the_board_the_simulator_and_the_spectator_go_on(t
 def test_parse_message_returns_a_message_of_the_protocols_or_raises_protocol_error(hostile):
     """The door itself, without a broker: many more topics and payloads than the boards above hear."""
     ply = hostile.Ply(3, "alice", "p1", "0123456789abcdef", ("p2", "p3"),
-                      {"v": 2, "game": "squareoff", "options": {}, "seats": ["alice", "bob"], "host": "alice",
+                      {"v": 3, "game": "squareoff", "options": {}, "seats": ["alice", "bob"], "host": "alice",
                        "setup": "x", "dice": "fair"})
 
     @settings(FUZZ, max_examples=80)

@@ -63,11 +63,11 @@ def test_a_header_is_compared_on_the_options_as_the_game_resolves_them(mosquitto
 def test_the_journal_keeps_the_header_of_the_unfinished_remote_game(tmp_path):
     state = game_class("hexover")().new_initial_state()
     journal = Journal(tmp_path / "j.sqlite3")
-    journal.start(state, "friday", '{"v": 2}')
+    journal.start(state, "friday", '{"v": 3}')
     journal.close()
     again = Journal(tmp_path / "j.sqlite3")
-    assert (again.unfinished_header("friday"), again.unfinished_header("saturday")) == ('{"v": 2}', None)
-    assert again.resume() is not None and again.remote_header == '{"v": 2}'
+    assert (again.unfinished_header("friday"), again.unfinished_header("saturday")) == ('{"v": 3}', None)
+    assert again.resume() is not None and again.remote_header == '{"v": 3}'
     again.start(state)  # a game on the board alone closes it
     assert (again.unfinished_header("friday"), again.remote_header) == (None, None)
     again.start(state, "saturday")  # a game begun by a release that kept no header

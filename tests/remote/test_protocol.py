@@ -29,70 +29,70 @@ from firmware_host.remote.seals import Opening
 
 def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:
     message = MoveMessage(12, "O p12-p31", "alice", "0123456789abcdef", {"red-c": Opening(5, "ab" * 32)})
-    assert move_topic("friday", "alice", 12) == "gameboard/v2/friday/by/alice/move/12"
+    assert move_topic("friday", "alice", 12) == "gameboard/v3/friday/by/alice/move/12"
     assert parse_message("friday", move_topic("friday", "alice", 12), message.payload()) == message
     header = Header("hexover", {}, ("alice", "bob"), "alice", "abc")
-    assert parse_message("friday", "gameboard/v2/friday/header", header.payload()) == header
+    assert parse_message("friday", "gameboard/v3/friday/header", header.payload()) == header
     assert header.held_by("bob") == (1,) and header.differences(header) == []
-    assert parse_message("friday", "gameboard/v2/friday/by/bob/presence", b"offline") == Presence("bob", False)
+    assert parse_message("friday", "gameboard/v3/friday/by/bob/presence", b"offline") == Presence("bob", False)
     refusal = Refusal("bob", 3, "p1", "not legal")
-    assert parse_message("friday", "gameboard/v2/friday/by/bob/refused", refusal.payload()) == refusal
-    assert parse_message("friday", "gameboard/v2/friday/by/alice/move/12", b"") is None  # a retained move cleared
+    assert parse_message("friday", "gameboard/v3/friday/by/bob/refused", refusal.payload()) == refusal
+    assert parse_message("friday", "gameboard/v3/friday/by/alice/move/12", b"") is None  # a retained move cleared
     rewrite = Rewrite("alice", MoveMessage(2, "h9", "bob", "0123456789abcdef"),
                       MoveMessage(2, "declare red-a t1.1", "bob", "fedcba9876543210", {"red-a": Opening(4, "cd" * 32)}))
-    assert rewrite_topic("friday", "alice", 2) == "gameboard/v2/friday/by/alice/rewrite/2"
+    assert rewrite_topic("friday", "alice", 2) == "gameboard/v3/friday/by/alice/rewrite/2"
     assert parse_message("friday", rewrite_topic("friday", "alice", 2), rewrite.payload()) == rewrite
     later = json.dumps({**json.loads(message.payload()), "prev": "abc", "note": {"x": [1]}}).encode()
     assert parse_message("friday", move_topic("friday", "alice", 12), later) == message  # fields it does not know
 
 
 @pytest.mark.parametrize(("topic", "payload", "expected"), [
-    ("gameboard/v2/friday/by/alice/move/3", b"\xff\xfe", "move 3 from alice is not JSON"),
-    ("gameboard/v2/friday/by/alice/move/3", b"[1, 2]", "move 3 from alice must be a JSON object"),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 1, "seq": 3}', "is protocol version 1; this board speaks 2"),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 4, "move": "p1", "hash": "x"}',
+    ("gameboard/v3/friday/by/alice/move/3", b"\xff\xfe", "move 3 from alice is not JSON"),
+    ("gameboard/v3/friday/by/alice/move/3", b"[1, 2]", "move 3 from alice must be a JSON object"),
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 1, "seq": 3}', "is protocol version 1; this board speaks 3"),
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": 4, "move": "p1", "hash": "x"}',
      "its seq 4 is not its topic's"),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": 7, "hash": "x"}',
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": 3, "move": 7, "hash": "x"}',
      '"move" is missing or of the wrong kind'),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": true, "move": "p1", "hash": "x"}',
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": true, "move": "p1", "hash": "x"}',
      '"seq" is missing or of the wrong kind'),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "x", "reveal": [1]}',
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": 3, "move": "p1", "hash": "x", "reveal": [1]}',
      '"reveal" must map tokens to'),
-    *[("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "x", "reveal": %s}' % reveal,
+    *[("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": 3, "move": "p1", "hash": "x", "reveal": %s}' % reveal,
        expected)
       for reveal, expected in ((b'{"red-a": true}', "red-a must be"), (b'{"red-a": 3.0}', "red-a must be"),
                                (b'{"red-a": "3"}', "red-a must be"), (b'{"red-a": null}', "red-a must be"),
                                (b'{"red-a": 3}', "red-a must be"), (b'{"a b": 3}', "is not a token's name"))],
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2.0, "seq": 3, "move": "p1", "hash": "x"}',
-     "is protocol version 2.0; this board speaks 2"),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": NaN}', "is not JSON"),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3' + b"0" * 4400 + b"}",
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3.0, "seq": 3, "move": "p1", "hash": "x"}',
+     "is protocol version 3.0; this board speaks 3"),
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": 3, "move": "p1", "hash": NaN}', "is not JSON"),
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": 3' + b"0" * 4400 + b"}",
      r"is not JSON \(a number of more than 4300 digits\)"),
-    ("gameboard/v2/friday/by/alice/move/3", b"[" * 60_000, r"is not JSON \(nested more than 100 deep\)"),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "%s", "hash": "x"}' % (b"p" * 300),
+    ("gameboard/v3/friday/by/alice/move/3", b"[" * 60_000, r"is not JSON \(nested more than 100 deep\)"),
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": 3, "move": "%s", "hash": "x"}' % (b"p" * 300),
      '"move" has 300 characters, more than 256'),
-    ("gameboard/v2/friday/by/alice/refused", b'{"v": 2, "seq": -1, "move": "p1", "reason": "no"}',
+    ("gameboard/v3/friday/by/alice/refused", b'{"v": 3, "seq": -1, "move": "p1", "reason": "no"}',
      '"seq" -1 is not a ply from 1 to 1000000'),
-    ("gameboard/v2/friday/by/alice/refused", b'{"v": 2, "seq": 1, "move": "p1", "reason": "%s"}' % (b"x" * 5000),
+    ("gameboard/v3/friday/by/alice/refused", b'{"v": 3, "seq": 1, "move": "p1", "reason": "%s"}' % (b"x" * 5000),
      '"reason" has 5000 characters, more than 4096'),
-    ("gameboard/v2/friday/by/alice/move/3", b'{"v": 2, "seq": 3, "move": "p1", "hash": "%s"}' % (b"f" * 200),
+    ("gameboard/v3/friday/by/alice/move/3", b'{"v": 3, "seq": 3, "move": "p1", "hash": "%s"}' % (b"f" * 200),
      '"hash" has 200 characters, more than 128'),
-    ("gameboard/v2/friday/by/alice/presence", b"maybe", "the presence of alice must be online or offline"),
-    *[(f"gameboard/v2/friday/by/alice/move/{seq}", b'{"v": 2, "seq": 1, "move": "p1", "hash": "x"}',
+    ("gameboard/v3/friday/by/alice/presence", b"maybe", "the presence of alice must be online or offline"),
+    *[(f"gameboard/v3/friday/by/alice/move/{seq}", b'{"v": 3, "seq": 1, "move": "p1", "hash": "x"}',
        "is not one of the protocol's") for seq in ("\u00b2", "\u0661", "01", "+1", " 1", "1000001", "1" * 4400)],
-    ("gameboard/v2/friday/by/alice/move/0", b"{}", "is not one of the protocol's"),
-    ("gameboard/v2/friday/by/alice/rewrite/2", b'{"v": 2, "seq": 2, "by": "bob", "applied": {"move": "h9"}, '
+    ("gameboard/v3/friday/by/alice/move/0", b"{}", "is not one of the protocol's"),
+    ("gameboard/v3/friday/by/alice/rewrite/2", b'{"v": 3, "seq": 2, "by": "bob", "applied": {"move": "h9"}, '
                                                b'"refused": {"move": "h10", "hash": "x"}}',
      '"hash" is missing or of the wrong kind'),
-    ("gameboard/v2/friday/by/alice/rewrite/2", b'{"v": 2, "seq": 2, "by": "b b", "applied": {}, "refused": {}}',
+    ("gameboard/v3/friday/by/alice/rewrite/2", b'{"v": 3, "seq": 2, "by": "b b", "applied": {}, "refused": {}}',
      "the rewriter 'b b' must be"),
-    ("gameboard/v2/friday/by/alice/rewrite/²", b"{}", "is not one of the protocol's"),
-    ("gameboard/v2/friday/by/al ice/move/3", b"{}", "is not one of the protocol's"),
-    ("gameboard/v2/friday/secrets", b"{}", "is not one of the protocol's"),
-    ("gameboard/v2/saturday/header", b"{}", "is not under gameboard/v2/friday/"),
-    ("gameboard/v2/friday/header", b'{"v": 2, "game": "hexover", "options": {}, "seats": ["a b"], "host": "a", '
+    ("gameboard/v3/friday/by/alice/rewrite/²", b"{}", "is not one of the protocol's"),
+    ("gameboard/v3/friday/by/al ice/move/3", b"{}", "is not one of the protocol's"),
+    ("gameboard/v3/friday/secrets", b"{}", "is not one of the protocol's"),
+    ("gameboard/v3/saturday/header", b"{}", "is not under gameboard/v3/friday/"),
+    ("gameboard/v3/friday/header", b'{"v": 3, "game": "hexover", "options": {}, "seats": ["a b"], "host": "a", '
                                    b'"setup": "x"}'[0:], "a seat's holder 'a b' must be 1-64 letters"),
-    ("gameboard/v2/friday/by/alice/move/3", b"{" + b" " * 70_000 + b"}", "more than 65536"),
+    ("gameboard/v3/friday/by/alice/move/3", b"{" + b" " * 70_000 + b"}", "more than 65536"),
 ])
 def test_a_message_that_breaks_the_protocol_is_refused_with_the_reason(topic: str, payload: bytes,
                                                                        expected: str) -> None:

@@ -171,7 +171,7 @@ def test_the_host_writes_the_header_and_a_different_game_on_the_broker_stops_pla
         [header] = [json.loads(payload) for payload in spy.wait_for("/header")]
         assert (header["game"], header["seats"], header["host"]) == ("hexover", ["alice", "bob"], "alice")
         other = {**header, "game": "mono-line", "options": {"mode": "strict"}}
-        spy.client.publish(f"gameboard/v2/{GAME_ID}/header", json.dumps(other), qos=1, retain=True).wait_for_publish(5)
+        spy.client.publish(f"gameboard/v3/{GAME_ID}/header", json.dumps(other), qos=1, retain=True).wait_for_publish(5)
         while "remote" not in alice.faults:
             assert time.monotonic() < deadline + 10, alice.status_text()
             clock.advance(0.01)
@@ -209,7 +209,7 @@ def test_pawns_crossing_values_stay_hidden_until_a_declaration_reveals_one(table
         assert position_hash(bob.state) == position_hash(alice.state)
         moves = [json.loads(payload) for payload in spy.wait_for("/move/")]
         opening = {"value": truth, "salt": salt(alice.journal.remote_key, declare.token)}
-        assert moves == [{"v": 2, "seq": 1, "move": str(declare), "hash": alice.chain.head,
+        assert moves == [{"v": 3, "seq": 1, "move": str(declare), "hash": alice.chain.head,
                           "reveal": {declare.token: opening}}]
         sealed = json.loads(spy.wait_for("/by/alice/seals")[0])["seals"]  # published before the move
         assert Opening(**opening).opens(declare.token, sealed[declare.token])

@@ -157,11 +157,11 @@ def test_the_worked_example_in_the_docs_is_what_a_board_seals_and_opens() -> Non
     ({"BLUE C": {"value": 4, "salt": "f1" * 32}}, "is not a token's name"),
 ])
 def test_a_reveal_of_another_shape_is_refused_with_the_reason(reveal, expected) -> None:
-    payload = json.dumps({"v": 2, "seq": 3, "move": "declare blue-c t1.1", "hash": "x", "reveal": reveal}).encode()
+    payload = json.dumps({"v": 3, "seq": 3, "move": "declare blue-c t1.1", "hash": "x", "reveal": reveal}).encode()
     with pytest.raises(ProtocolError, match=re.escape(expected)):
         parse_message(GAME_ID, move_topic(GAME_ID, "bob", 3), payload)
     with pytest.raises(ProtocolError, match="64 lowercase hex"):
-        parse_message(GAME_ID, seals_topic(GAME_ID, "bob"), b'{"v": 2, "seals": {"blue-c": "x"}}')
+        parse_message(GAME_ID, seals_topic(GAME_ID, "bob"), b'{"v": 3, "seals": {"blue-c": "x"}}')
 
 
 def test_a_declaration_reveals_exactly_its_token_opening_its_seal_and_no_other_move_reveals() -> None:
