@@ -13,7 +13,8 @@ and a random one pushed.  It is measured again before each game, which is compar
 figure: a shared machine's load drifts over a run.  A finished game is started again from the
 same game object (its tables and layout already read).  python-chess comes with the bench extra
 (``pip install -e '.[bench]'``).
-Run from the repository: ``.venv/bin/python bench/random_play.py [seconds per case and mode]``.
+Run from the repository: ``.venv/bin/python bench/random_play.py [seconds per case and mode] [game ...]``
+(every game when none is named).
 """
 
 from __future__ import annotations
@@ -84,7 +85,10 @@ def main() -> None:
     if chess_rate(0.01) is None:
         print("python-chess is not installed (pip install -e '.[bench]'): no ratio")
     print(f"{'moves/s (x python-chess)':<32}{'python-chess':>12}" + "".join(f"{mode:>22}" for mode in MODES))
+    names = sys.argv[2:]
     for name, options in CASES:
+        if names and name not in names:
+            continue
         label = " ".join([name, *(f"{k}={v}" for k, v in options.items())])
         chess = chess_rate(seconds)
         cells = [f"{chess:>12,.0f}" if chess else f"{'-':>12}"]
