@@ -20,12 +20,13 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
+from engine.bitsets import mask_of
 from engine.board import CENTER, LineBoard
 from engine.boards import load_board
 from engine.core import (
@@ -44,7 +45,7 @@ from engine.core import (
     PositionError,
     State,
 )
-from engine.games.bridges import BridgeWalk, bridge_destinations, walk_bridges
+from engine.games.bridges import BridgeWalk, walk_bridges
 from engine.games.dice import DIE_FACES, ROLLS, Roll
 from engine.games.overpass_centre import ClearingBounds, clearing_plan, moves_keeping_a_plan
 from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
@@ -78,6 +79,8 @@ class BoardMove(Move):
     ``points`` lists them: the Center Square rule asks it of every move of a turn, so it is kept."""
 
     points: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: Whether the piece on ``points[0]`` leaves it empty (all but a Trade).
+    moves_first_piece_away: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "points", tuple(getattr(self, f.name) for f in fields(self) if f.init))
@@ -102,6 +105,7 @@ class Trade(BoardMove):
     a: str
     b: str
     cost: ClassVar[int] = 1
+    moves_first_piece_away: ClassVar[bool] = False
 
     def __str__(self) -> str:
         return f"T {self.a}={self.b}"
@@ -224,6 +228,11 @@ class Tables:
     #: b -> a -> the same Trades, looked up from their second point.
     traded_with: dict[str, dict[str, Trade]]
     exit_moves: dict[str, Exit]
+    #: The intersections as bits (bit i for ``points[i]``) for the bridges' flood: each one's
+    #: neighbours along the lines, and each Over-Pass by its start's and its end's index.
+    index: dict[str, int]
+    near_masks: tuple[int, ...]
+    over_pass_at: tuple[tuple[OverPassMove | None, ...], ...]
 
     def along_perimeter(self, a: str, b: str) -> bool:
         return (a, b) in self.perimeter
@@ -244,11 +253,14 @@ def rule_tables(board_name: str) -> Tables:
     for a, partners in trades.items():
         for b, trade in partners.items():
             traded_with[b][a] = trade
+    index = {p: i for i, p in enumerate(points)}
+    over_passes = {a: {b: OverPassMove(a, b) for b in points if b != a} for a in points}
     return Tables(
-        board, points, frozenset(board.exits), board.perimeter,
-        over_passes={a: {b: OverPassMove(a, b) for b in points if b != a} for a in points},
+        board, points, frozenset(board.exits), board.perimeter, over_passes=over_passes,
         slides={a: tuple(Slide(a, b) for b in board.outward[a]) for a in points},
-        trades=trades, traded_with=traded_with, exit_moves={p: Exit(p) for p in board.exits})
+        trades=trades, traded_with=traded_with, exit_moves={p: Exit(p) for p in board.exits},
+        index=index, near_masks=tuple(mask_of(index[q] for q in board.neighbours[p]) for p in points),
+        over_pass_at=tuple(tuple(over_passes[a].get(b) for b in points) for a in points))
 
 
 # -- the game -----------------------------------------------------------------
@@ -414,14 +426,14 @@ class OverPassState(State):
         movable = self._movable()
         may_exit = self.exits_allowed()
         reaches = self._over_pass_reaches(movable if pieces is None else [p for p in movable if p in pieces])
-        for point, reach in reaches.items():
+        index = tables.index
+        for point, (reach, landings) in reaches.items():
             if point in tables.exits and may_exit and cells[point] == self.colour:
                 moves.append(tables.exit_moves[point])
-            over_pass = tables.over_passes[point]
-            moves.extend(over_pass[end] for end in reach)
+            moves.extend(reach)
             if budget >= 2:  # a Slide the same as an Over-Pass is left to the cheaper Over-Pass
-                moves.extend(slide for slide in tables.slides[point]
-                             if cells[slide.end] is None and slide.end not in reach)
+                moves.extend([slide for slide in tables.slides[point]
+                              if cells[slide.end] is None and not landings >> index[slide.end] & 1])
         tradeable = [point for point in movable if point not in tables.exits]
         if pieces is None:
             for i, a in enumerate(tradeable):
@@ -444,25 +456,62 @@ class OverPassState(State):
         return [p for p in self.game.tables.points
                 if cells[p] is not None and (p not in exits or owner[cells[p]] == player)]
 
-    def _over_pass_reaches(self, starts: list[str]) -> dict[str, Iterable[str]]:
-        """Each of ``starts`` (movable pieces, in board order) with where it can Over-Pass to.
+    def _over_pass_reaches(self, starts: list[str]) -> dict[str, tuple[list[OverPassMove], int]]:
+        """Each of ``starts`` (movable pieces, in board order) with its Over-Passes and their
+        landings as a bitset.
 
-        The pieces of one colour share their bridges, so they are searched together; a
-        piece on an exit point, held to the perimeter, is searched alone.
+        The pieces of one colour share their bridges (the groups of touching pieces of other
+        colours), so each group is flooded once, on bitsets, and a start reaches the empty
+        intersections beside the groups beside it; a piece on an exit point, held to the
+        perimeter, is walked alone.
         """
         tables, cells, exits = self.game.tables, self.cells, self.game.tables.exits
-        occupied = cells.__getitem__  # a piece code is truthy, an empty point None
-        by_colour: dict[str, list[str]] = {}
-        for point in starts:
-            if point not in exits:
-                by_colour.setdefault(cells[point], []).append(point)
-        found: dict[str, Iterable[str]] = {}
-        for colour, same in by_colour.items():
-            found.update(bridge_destinations(tables.board, same, occupied, lambda q, own=colour: cells[q] != own))
+        near, over_pass_at, points = tables.near_masks, tables.over_pass_at, tables.points
+        occupied, of_colour = 0, {}
+        for i, point in enumerate(points):
+            colour = cells[point]
+            if colour is not None:
+                occupied |= 1 << i
+                of_colour[colour] = of_colour.get(colour, 0) | 1 << i
+        groups: dict[str, list[tuple[int, int]]] = {}  # a colour -> its bridges: (group, landings beside it)
+        found: dict[str, tuple[list[OverPassMove], int]] = {}
         for point in starts:
             if point in exits:
-                found[point] = self.bridge_walk(point).landings
-        return {point: found[point] for point in starts}
+                over_pass, ends = tables.over_passes[point], self.bridge_walk(point).landings
+                found[point] = [over_pass[end] for end in ends], mask_of(tables.index[end] for end in ends)
+                continue
+            colour, start = cells[point], tables.index[point]
+            bridges = groups.get(colour)
+            if bridges is None:
+                bridges = groups[colour] = []
+            crossable = occupied & ~of_colour[colour]
+            seeds, landings = near[start] & crossable, 0
+            for group, beside in bridges:
+                if seeds & group:
+                    landings |= beside
+                    seeds &= ~group
+            while seeds:  # a bridge not flooded yet
+                group, frontier, around = 0, seeds & -seeds, 0
+                while frontier:
+                    group |= frontier
+                    grown = 0
+                    while frontier:
+                        low = frontier & -frontier
+                        frontier ^= low
+                        grown |= near[low.bit_length() - 1]
+                    around |= grown
+                    frontier = grown & crossable & ~group
+                beside = around & ~occupied
+                bridges.append((group, beside))
+                landings |= beside
+                seeds &= ~group
+            row, reach, left = over_pass_at[start], [], landings
+            while left:
+                low = left & -left
+                left ^= low
+                reach.append(row[low.bit_length() - 1])
+            found[point] = reach, landings
+        return found
 
     def bridge_walk(self, start: str, until: Callable[[str], bool] | None = None) -> BridgeWalk:
         """The bridges open to the piece on ``start`` (over pieces not of its colour, along the
