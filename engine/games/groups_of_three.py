@@ -220,6 +220,17 @@ class EndTurn(Move):
 
 
 
+@cache
+def move_tables() -> tuple[tuple[dict[int, Step], ...], tuple[Add, ...]]:
+    """Every step (by source, then target) and every add (by compartment) of the layout, made once:
+    listing the moves hands them out."""
+    layout = load_layout()
+    faces = layout.faces
+    return (tuple({target: Step(faces[source], faces[target]) for target in layout.adjacent[source]}
+                  for source in range(len(faces))),
+            tuple(Add(face) for face in faces))
+
+
 # -- the shared movement -------------------------------------------------------------
 
 
@@ -270,21 +281,19 @@ class CompartmentState(State):
     def _may_bear_off(self, colour: int) -> bool:
         return self.bear_off and (not self.reserve[colour] or self.on_board[colour] > self.keep_on_board)
 
-    def _exits(self, source: int, colour: int, steps_left: int) -> Iterator[int]:
+    def _exits(self, source: int, colour: int, steps_left: int) -> list[int]:
         """Where the piece in ``source`` may step with ``steps_left`` steps to go."""
-        layout = self.layout
-        for target in layout.adjacent[source]:
-            if target == layout.center:
-                if self._may_bear_off(colour):
-                    yield target
-            elif not self.occupied >> target & 1 and (steps_left >= 2 or target not in layout.transit):
-                yield target
+        layout, occupied = self.layout, self.occupied
+        center, transit, may_cross = layout.center, layout.transit, steps_left >= 2
+        return [target for target in layout.adjacent[source]
+                if (self._may_bear_off(colour) if target == center
+                    else not occupied >> target & 1 and (may_cross or target not in transit))]
 
     def _movement(self) -> Iterator[Move]:
         """Adds still open, then steps: only out of the transit space while a piece is in one."""
-        colour, faces = self._mover(), self.layout.faces
+        colour, (steps, adds) = self._mover(), move_tables()
         if self.reserve[colour]:
-            yield from (Add(faces[i]) for i in self.pending)
+            yield from [adds[i] for i in self.pending]
         steps_left = self._steps_left()
         if steps_left <= 0:
             return
@@ -292,8 +301,8 @@ class CompartmentState(State):
         sources = (self.transit,) if self.transit >= 0 else (
             i for i in members(self.occupied) if cells[i] == colour)
         for source in sources:
-            for target in self._exits(source, colour, steps_left):
-                yield Step(faces[source], faces[target])
+            row = steps[source]
+            yield from [row[target] for target in self._exits(source, colour, steps_left)]
 
     def _play_step(self, move: Step) -> None:
         layout = self.layout
