@@ -12,7 +12,10 @@ readings are recorded in ``docs/rules.md``.
 
 The position is a plain dict point -> colour; the rule tables (exit points, trade
 partners, outward steps, every move value) are made once per board, so generating a
-turn's moves is a few dict lookups per piece.
+turn's moves is a few dict lookups per piece.  Listing a whole turn (hundreds of moves, each
+checked against the Center Square rule) is done in C by ``_overpass_fast.c`` when setup.py could
+build it; these Python rules stay the definition it is tested against
+(``tests/engine/test_overpass_fast.py``) and are used without it.
 """
 
 from __future__ import annotations
@@ -20,13 +23,12 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Container, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.bitsets import mask_of
 from engine.board import CENTER, LineBoard
 from engine.boards import load_board
 from engine.core import (
@@ -45,10 +47,15 @@ from engine.core import (
     PositionError,
     State,
 )
-from engine.games.bridges import BridgeWalk, walk_bridges
+from engine.games.bridges import BridgeWalk, bridge_destinations, walk_bridges
 from engine.games.dice import DIE_FACES, ROLLS, Roll
 from engine.games.overpass_centre import ClearingBounds, clearing_plan, moves_keeping_a_plan
 from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
+
+try:  # the turn moves in C (setup.py builds it when it can); these Python rules are the definition
+    from engine.games import _overpass_fast  # type: ignore[attr-defined]
+except ImportError:
+    _overpass_fast = None  # type: ignore[assignment]
 
 LAYOUT_FILE = Path(__file__).parent / "data" / "overpass.json"
 
@@ -228,11 +235,6 @@ class Tables:
     #: b -> a -> the same Trades, looked up from their second point.
     traded_with: dict[str, dict[str, Trade]]
     exit_moves: dict[str, Exit]
-    #: The intersections as bits (bit i for ``points[i]``) for the bridges' flood: each one's
-    #: neighbours along the lines, and each Over-Pass by its start's and its end's index.
-    index: dict[str, int]
-    near_masks: tuple[int, ...]
-    over_pass_at: tuple[tuple[OverPassMove | None, ...], ...]
 
     def along_perimeter(self, a: str, b: str) -> bool:
         return (a, b) in self.perimeter
@@ -253,14 +255,33 @@ def rule_tables(board_name: str) -> Tables:
     for a, partners in trades.items():
         for b, trade in partners.items():
             traded_with[b][a] = trade
-    index = {p: i for i, p in enumerate(points)}
-    over_passes = {a: {b: OverPassMove(a, b) for b in points if b != a} for a in points}
     return Tables(
-        board, points, frozenset(board.exits), board.perimeter, over_passes=over_passes,
+        board, points, frozenset(board.exits), board.perimeter,
+        over_passes={a: {b: OverPassMove(a, b) for b in points if b != a} for a in points},
         slides={a: tuple(Slide(a, b) for b in board.outward[a]) for a in points},
-        trades=trades, traded_with=traded_with, exit_moves={p: Exit(p) for p in board.exits},
-        index=index, near_masks=tuple(mask_of(index[q] for q in board.neighbours[p]) for p in points),
-        over_pass_at=tuple(tuple(over_passes[a].get(b) for b in points) for a in points))
+        trades=trades, traded_with=traded_with, exit_moves={p: Exit(p) for p in board.exits})
+
+
+@cache
+def fast_core(board_name: str) -> Any:
+    """The board's tables and move objects handed to the C listing (``_overpass_fast.Core``), by
+    intersection index; None when that module was not built."""
+    if _overpass_fast is None:
+        return None
+    tables = rule_tables(board_name)
+    points, board = tables.points, tables.board
+    index = {p: i for i, p in enumerate(points)}
+    return _overpass_fast.Core(
+        centre=index[CENTER],
+        near=[[index[q] for q in board.neighbours[p]] for p in points],
+        slide_ends=[[index[slide.end] for slide in tables.slides[p]] for p in points],
+        exits=[index[p] for p in tables.exits],
+        perimeter=[[tables.along_perimeter(a, b) for b in points] for a in points],
+        parallel=[[b in tables.trades[a] for b in points] for a in points],
+        over_pass=[[tables.over_passes[a].get(b) for b in points] for a in points],
+        slide=[list(tables.slides[p]) for p in points],
+        trade=[[tables.trades[a].get(b) for b in points] for a in points],
+        exit_move=[tables.exit_moves.get(p) for p in points])
 
 
 # -- the game -----------------------------------------------------------------
@@ -293,6 +314,11 @@ class OverPass(Game):
         self.owner: dict[str, int] = {c: player for player, seat in enumerate(self.seats) for c in seat}
         self.tables = rule_tables(self.board_name)
         self.layout = shipped_layout(self.board_name)
+        #: For the C listing: each colour's code (0 for an empty intersection), and per player
+        #: which colour codes they may move off an exit point.
+        self.colour_codes: dict[str | None, int] = {None: 0} | {c: i + 1 for i, c in enumerate(self.turn_colours)}
+        self.movable_codes = tuple(bytes([0, *(self.owner[c] == player for c in self.turn_colours)])
+                                   for player in range(len(self.seats)))
 
     @property
     def num_players(self) -> int:
@@ -407,7 +433,28 @@ class OverPassState(State):
 
     def _turn_moves(self) -> list[Move]:
         """The board moves that keep the Center Square emptiable, then ``end`` once it is empty;
-        every board move and ``return`` when nothing can empty it."""
+        every board move and ``return`` when nothing can empty it.  Listed in C when it is built
+        (the same moves as ``turn_moves_by_the_rules``, perhaps in another order)."""
+        core = fast_core(self.game.board_name)
+        if core is None:
+            return self.turn_moves_by_the_rules()
+        game, colour = self.game, self.colour
+        codes = game.colour_codes
+        per_colour = game.layout.pieces_per_colour
+        to_win = per_colour - self.home[colour]
+        if not game.has_won({**self.home, colour: per_colour}, game.owner[colour]):
+            to_win = per_colour + 1  # exits of this colour alone cannot win (goal "both")
+        moves: list[Move] | None = core.turn_moves(
+            bytes(map(codes.__getitem__, self.cells.values())), game.movable_codes[game.owner[colour]],
+            codes[colour], self.budget, self.exits_allowed(), to_win, self.clearing_bounds)
+        if moves is None:
+            return [*self.board_moves(), ReturnCenter()]
+        if self.cells[CENTER] is None:
+            moves.append(EndTurn())
+        return moves
+
+    def turn_moves_by_the_rules(self) -> list[Move]:
+        """``_turn_moves`` in Python: the definition the C listing is checked against."""
         plan = clearing_plan(self, self.budget)
         if plan is None:
             return [*self.board_moves(), ReturnCenter()]
@@ -426,14 +473,14 @@ class OverPassState(State):
         movable = self._movable()
         may_exit = self.exits_allowed()
         reaches = self._over_pass_reaches(movable if pieces is None else [p for p in movable if p in pieces])
-        index = tables.index
-        for point, (reach, landings) in reaches.items():
+        for point, reach in reaches.items():
             if point in tables.exits and may_exit and cells[point] == self.colour:
                 moves.append(tables.exit_moves[point])
-            moves.extend(reach)
+            over_pass = tables.over_passes[point]
+            moves.extend(over_pass[end] for end in reach)
             if budget >= 2:  # a Slide the same as an Over-Pass is left to the cheaper Over-Pass
-                moves.extend([slide for slide in tables.slides[point]
-                              if cells[slide.end] is None and not landings >> index[slide.end] & 1])
+                moves.extend(slide for slide in tables.slides[point]
+                             if cells[slide.end] is None and slide.end not in reach)
         tradeable = [point for point in movable if point not in tables.exits]
         if pieces is None:
             for i, a in enumerate(tradeable):
@@ -456,62 +503,25 @@ class OverPassState(State):
         return [p for p in self.game.tables.points
                 if cells[p] is not None and (p not in exits or owner[cells[p]] == player)]
 
-    def _over_pass_reaches(self, starts: list[str]) -> dict[str, tuple[list[OverPassMove], int]]:
-        """Each of ``starts`` (movable pieces, in board order) with its Over-Passes and their
-        landings as a bitset.
+    def _over_pass_reaches(self, starts: list[str]) -> dict[str, Iterable[str]]:
+        """Each of ``starts`` (movable pieces, in board order) with where it can Over-Pass to.
 
-        The pieces of one colour share their bridges (the groups of touching pieces of other
-        colours), so each group is flooded once, on bitsets, and a start reaches the empty
-        intersections beside the groups beside it; a piece on an exit point, held to the
-        perimeter, is walked alone.
+        The pieces of one colour share their bridges, so they are searched together; a
+        piece on an exit point, held to the perimeter, is searched alone.
         """
         tables, cells, exits = self.game.tables, self.cells, self.game.tables.exits
-        near, over_pass_at, points = tables.near_masks, tables.over_pass_at, tables.points
-        occupied, of_colour = 0, {}
-        for i, point in enumerate(points):
-            colour = cells[point]
-            if colour is not None:
-                occupied |= 1 << i
-                of_colour[colour] = of_colour.get(colour, 0) | 1 << i
-        groups: dict[str, list[tuple[int, int]]] = {}  # a colour -> its bridges: (group, landings beside it)
-        found: dict[str, tuple[list[OverPassMove], int]] = {}
+        occupied = cells.__getitem__  # a piece code is truthy, an empty point None
+        by_colour: dict[str, list[str]] = {}
+        for point in starts:
+            if point not in exits:
+                by_colour.setdefault(cells[point], []).append(point)
+        found: dict[str, Iterable[str]] = {}
+        for colour, same in by_colour.items():
+            found.update(bridge_destinations(tables.board, same, occupied, lambda q, own=colour: cells[q] != own))
         for point in starts:
             if point in exits:
-                over_pass, ends = tables.over_passes[point], self.bridge_walk(point).landings
-                found[point] = [over_pass[end] for end in ends], mask_of(tables.index[end] for end in ends)
-                continue
-            colour, start = cells[point], tables.index[point]
-            bridges = groups.get(colour)
-            if bridges is None:
-                bridges = groups[colour] = []
-            crossable = occupied & ~of_colour[colour]
-            seeds, landings = near[start] & crossable, 0
-            for group, beside in bridges:
-                if seeds & group:
-                    landings |= beside
-                    seeds &= ~group
-            while seeds:  # a bridge not flooded yet
-                group, frontier, around = 0, seeds & -seeds, 0
-                while frontier:
-                    group |= frontier
-                    grown = 0
-                    while frontier:
-                        low = frontier & -frontier
-                        frontier ^= low
-                        grown |= near[low.bit_length() - 1]
-                    around |= grown
-                    frontier = grown & crossable & ~group
-                beside = around & ~occupied
-                bridges.append((group, beside))
-                landings |= beside
-                seeds &= ~group
-            row, reach, left = over_pass_at[start], [], landings
-            while left:
-                low = left & -left
-                left ^= low
-                reach.append(row[low.bit_length() - 1])
-            found[point] = reach, landings
-        return found
+                found[point] = self.bridge_walk(point).landings
+        return {point: found[point] for point in starts}
 
     def bridge_walk(self, start: str, until: Callable[[str], bool] | None = None) -> BridgeWalk:
         """The bridges open to the piece on ``start`` (over pieces not of its colour, along the
