@@ -13,12 +13,21 @@ the Over-Pass game.  The aim: one piece left, ideally in the centre.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import cached_property
-from typing import ClassVar
+from functools import cache, cached_property
+from typing import Any, ClassVar
 
 from engine.bitsets import mask_of
+from engine.board import LineBoard
+from engine.boards import load_board
 from engine.core import Move, Option
-from engine.games.removal_puzzle import RemovalPuzzle, Step
+from engine.games.removal_puzzle import Capture, RemovalPuzzle, Step
+
+try:  # the moves in C (setup.py builds it when it can); ``steps`` here is the definition
+    from engine.games import _spiral_fast  # type: ignore[attr-defined]
+except ImportError:
+    _spiral_fast = None  # type: ignore[assignment]
+
+LOW_BITS = (1 << 64) - 1
 
 
 class OverPassSpiral(RemovalPuzzle):
@@ -56,8 +65,16 @@ class OverPassSpiral(RemovalPuzzle):
         return iter([(start, code >> 7, code & 127) for start, codes in self._landings_by_piece(mask)
                      for code in codes if code & 127 != start])
 
+    def listing_is_cheap(self) -> bool:
+        return fast_spiral(self.board_name) is not None
+
     def moves(self, mask: int) -> list[Move]:
-        """``steps`` made into moves straight from the landings, each move looked up once made."""
+        """``steps`` made into moves: in C when it is built (the same moves in the same order), else
+        straight from the landings, each move looked up once made."""
+        fast = fast_spiral(self.board_name)
+        if fast is not None:
+            listed: list[Move] = fast.moves(mask & LOW_BITS, mask >> 64)
+            return listed
         moves: list[Move] = []
         rows = self._capture_rows
         for start, codes in self._landings_by_piece(mask):
@@ -133,3 +150,20 @@ def _landings(near: tuple[int, ...], mask: int, group: int) -> list[int]:
             codes.append((spot.bit_length() - 1) << 7 | last)
     codes.sort()
     return codes
+
+
+@cache
+def fast_spiral(board_name: str) -> Any:
+    """The board's steps handed to the C listing (``_spiral_fast.Spiral``), which keeps the moves it
+    makes; None when that module was not built.  One per board, so no game holds it."""
+    if _spiral_fast is None:
+        return None
+    board = load_board(board_name)
+    assert isinstance(board, LineBoard)
+    points = tuple(board.points)
+    index = {p: i for i, p in enumerate(points)}
+    return _spiral_fast.Spiral(
+        near=[[index[q] for q in board.neighbours[p]] for p in points],
+        perimeter=[[index[q] for q in board.neighbours[p] if (p, q) in board.perimeter] for p in points],
+        exits=[index[p] for p in board.exits],
+        make=lambda start, to, last: Capture(points[start], points[to], points[last]))

@@ -226,6 +226,11 @@ class RemovalPuzzle(Game):
             move = self._captures[step] = Capture(points[start], points[to], points[removed])
         return move
 
+    def listing_is_cheap(self) -> bool:
+        """Whether ``moves`` costs little more than ``has_move`` (then the end of a game is read from
+        the listing, which the next listing reuses)."""
+        return False
+
     def has_move(self, mask: int) -> bool:
         """Whether the position ``mask`` has a legal move: piece by piece, up to the first."""
         return next(RemovalPuzzle.steps(self, mask), None) is not None
@@ -257,16 +262,20 @@ class RemovalPuzzleState(State):
     @property
     def current_player(self) -> int:
         mask, moves = self._listed
-        if mask == self.mask:
-            return 0 if moves else TERMINAL
-        return 0 if self.game.has_move(self.mask) else TERMINAL
+        if mask != self.mask:
+            if not self.game.listing_is_cheap():
+                return 0 if self.game.has_move(self.mask) else TERMINAL
+            moves = self._list()
+        return 0 if moves else TERMINAL
 
     def generate_moves(self) -> Iterator[Move]:
         mask, moves = self._listed
-        if mask != self.mask:
-            moves = self.game.moves(self.mask)
-            self._listed = (self.mask, moves)
-        return iter(moves)
+        return iter(moves if mask == self.mask else self._list())
+
+    def _list(self) -> list[Move]:
+        moves = self.game.moves(self.mask)
+        self._listed = (self.mask, moves)
+        return moves
 
     def random_move(self, rng: random.Random) -> Move:
         """A random piece that can move, then one of its moves: without listing every piece's."""
