@@ -513,7 +513,8 @@ static PyTypeObject CoreType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_overpass_fast", "Over-Pass's turn moves in C (overpass.py is the definition).", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_overpass_fast", "Over-Pass's turn moves in C (overpass.py is the definition).", -1,
+    NULL, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__overpass_fast(void) {

@@ -47,7 +47,8 @@ class CrookedJumps(RemovalPuzzle):
 
     def steps(self, mask: int) -> Iterator[Step]:
         """``steps_from`` piece by piece in one flat loop: the listing's and the solvers' hot loop."""
-        by_over, found, pieces = self._jumps_by_over, [], mask
+        by_over, pieces = self._jumps_by_over, mask
+        found: list[Step] = []
         while pieces:
             low = pieces & -pieces
             pieces ^= low
