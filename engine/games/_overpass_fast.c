@@ -105,14 +105,15 @@ static Set landings_from(const Board *s, int start) {
     return found;
 }
 
-/* The board moves within the points left (before the Center Square rule), appended to ``out``. */
-static int board_moves(const Board *s, Move *out) {
+/* The board moves within the points left (before the Center Square rule) that move the piece on
+ * ``piece`` (its own and its Trades; every piece's when it is -1), appended to ``out``. */
+static int board_moves(const Board *s, Move *out, int piece) {
     const Core *k = s->core;
     const uint8_t *cells = s->cells;
     int count = 0;
     if (s->budget < 1) return 0;
     for (int p = 0; p < k->n; p++) {
-        if (!movable(s, p)) continue;
+        if (!movable(s, p) || (piece >= 0 && p != piece)) continue;
         if (k->is_exit[p] && s->may_exit && cells[p] == s->turn)
             out[count++] = (Move){EXIT, (uint8_t)p, (uint8_t)p, 1};
         Set reach = landings_from(s, p);
@@ -127,7 +128,8 @@ static int board_moves(const Board *s, Move *out) {
     for (int a = 0; a < k->n; a++) {
         if (!cells[a] || k->is_exit[a]) continue;
         for (int b = a + 1; b < k->n; b++)
-            if (k->parallel[a][b] && cells[b] && !k->is_exit[b] && cells[b] != cells[a])
+            if (k->parallel[a][b] && cells[b] && !k->is_exit[b] && cells[b] != cells[a] &&
+                (piece < 0 || a == piece || b == piece))
                 out[count++] = (Move){TRADE, (uint8_t)a, (uint8_t)b, 1};
     }
     return count;
@@ -283,7 +285,7 @@ static Plan try_openings(Board *s, int limit, const Set *region, int depth) {
     Plan none = {0, 0, {{0, 0}}};
     Move *moves = PyMem_Malloc(sizeof(Move) * MAX_MOVES);
     if (!moves) { PyErr_NoMemory(); s->error = 1; return none; }
-    int count = board_moves(s, moves);
+    int count = board_moves(s, moves, -1);
     Plan found = none;
     for (int pass = 0; pass < 2 && !found.found && !s->error; pass++)
         for (int i = 0; i < count; i++) {
@@ -358,9 +360,10 @@ static PyObject *move_object(const Core *k, const Move *m) {
 static PyObject *Core_turn_moves(Core *self, PyObject *args) {
     Py_buffer cells, mine;
     Board s;
+    int piece = -1;
     memset(&s, 0, sizeof s);
-    if (!PyArg_ParseTuple(args, "y*y*iipiO!", &cells, &mine, &s.turn, &s.budget, &s.may_exit, &s.exits_to_win,
-                          &PyDict_Type, &s.bounds))
+    if (!PyArg_ParseTuple(args, "y*y*iipiO!|i", &cells, &mine, &s.turn, &s.budget, &s.may_exit, &s.exits_to_win,
+                          &PyDict_Type, &s.bounds, &piece))
         return NULL;
     if (cells.len != self->n || mine.len > MAX_COLOURS + 1) {
         PyBuffer_Release(&cells);
@@ -379,7 +382,7 @@ static PyObject *Core_turn_moves(Core *self, PyObject *args) {
     if (!plan.found) Py_RETURN_NONE;
     Move *moves = PyMem_Malloc(sizeof(Move) * MAX_MOVES);
     if (!moves) return PyErr_NoMemory();
-    int count = board_moves(&s, moves), spare = s.budget - plan.cost;
+    int count = board_moves(&s, moves, piece), spare = s.budget - plan.cost;
     PyObject *legal = PyList_New(0);
     for (int i = 0; legal && i < count; i++) {
         const Move *m = &moves[i];
@@ -495,8 +498,9 @@ static void Core_dealloc(Core *self) {
 
 static PyMethodDef Core_methods[] = {
     {"turn_moves", (PyCFunction)Core_turn_moves, METH_VARARGS,
-     "turn_moves(cells, mine, turn, budget, may_exit, exits_to_win, bounds): the board moves that keep the "
-     "Center Square emptiable, or None when nothing within the budget empties it."},
+     "turn_moves(cells, mine, turn, budget, may_exit, exits_to_win, bounds, piece=-1): the board moves that keep "
+     "the Center Square emptiable (only those moving the piece on index piece, when given), or None when nothing "
+     "within the budget empties it."},
     {NULL, NULL, 0, NULL},
 };
 

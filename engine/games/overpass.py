@@ -314,9 +314,10 @@ class OverPass(Game):
         self.owner: dict[str, int] = {c: player for player, seat in enumerate(self.seats) for c in seat}
         self.tables = rule_tables(self.board_name)
         self.layout = shipped_layout(self.board_name)
-        #: For the C listing: each colour's code (0 for an empty intersection), and per player
-        #: which colour codes they may move off an exit point.
+        #: For the C listing: each colour's code (0 for an empty intersection), each intersection's
+        #: index, and per player which colour codes they may move off an exit point.
         self.colour_codes: dict[str | None, int] = {None: 0} | {c: i + 1 for i, c in enumerate(self.turn_colours)}
+        self.point_index = {point: i for i, point in enumerate(self.tables.points)}
         self.movable_codes = tuple(bytes([0, *(self.owner[c] == player for c in self.turn_colours)])
                                    for player in range(len(self.seats)))
 
@@ -413,9 +414,7 @@ class OverPassState(State):
         empty) or a random piece, then one of that piece's moves; another piece if it has none."""
         if self.phase != MOVE or self._moves is not None:
             return super().random_move(rng)
-        plan = clearing_plan(self, self.budget)
-        if plan is None:
-            return super().random_move(rng)  # every board move and return: rare, listed whole
+        moves_of = self._moves_of_a_piece()
         choices: list[str | None] = list(self._movable())
         if self.cells[CENTER] is None:
             choices.append(None)  # end the turn
@@ -426,10 +425,34 @@ class OverPassState(State):
             choices.pop()
             if point is None:
                 return EndTurn()
-            moves = moves_keeping_a_plan(self, self.board_moves((point,)), plan)
+            moves = moves_of(point)
+            if moves is None:
+                break  # nothing can empty the Center Square: every board move and return, listed whole (rare)
             if moves:
                 return rng.choice(moves)
         return super().random_move(rng)
+
+    def _moves_of_a_piece(self) -> Callable[[str], list[Move] | None]:
+        """The legal moves of the piece on a point (its own and its Trades), or None when nothing can
+        empty the Center Square; in C when it is built."""
+        core = fast_core(self.game.board_name)
+        if core is None:
+            plan = clearing_plan(self, self.budget)
+            return lambda point: None if plan is None else list(
+                moves_keeping_a_plan(self, self.board_moves((point,)), plan))
+        args, index = self._core_arguments(), self.game.point_index
+        return lambda point: core.turn_moves(*args, index[point])
+
+    def _core_arguments(self) -> tuple[Any, ...]:
+        """This position as the C listing reads it (see ``_overpass_fast.c``)."""
+        game, colour = self.game, self.colour
+        codes = game.colour_codes
+        per_colour = game.layout.pieces_per_colour
+        to_win = per_colour - self.home[colour]
+        if not game.has_won({**self.home, colour: per_colour}, game.owner[colour]):
+            to_win = per_colour + 1  # exits of this colour alone cannot win (goal "both")
+        return (bytes(map(codes.__getitem__, self.cells.values())), game.movable_codes[game.owner[colour]],
+                codes[colour], self.budget, self.exits_allowed(), to_win, self.clearing_bounds)
 
     def _turn_moves(self) -> list[Move]:
         """The board moves that keep the Center Square emptiable, then ``end`` once it is empty;
@@ -438,15 +461,7 @@ class OverPassState(State):
         core = fast_core(self.game.board_name)
         if core is None:
             return self.turn_moves_by_the_rules()
-        game, colour = self.game, self.colour
-        codes = game.colour_codes
-        per_colour = game.layout.pieces_per_colour
-        to_win = per_colour - self.home[colour]
-        if not game.has_won({**self.home, colour: per_colour}, game.owner[colour]):
-            to_win = per_colour + 1  # exits of this colour alone cannot win (goal "both")
-        moves: list[Move] | None = core.turn_moves(
-            bytes(map(codes.__getitem__, self.cells.values())), game.movable_codes[game.owner[colour]],
-            codes[colour], self.budget, self.exits_allowed(), to_win, self.clearing_bounds)
+        moves: list[Move] | None = core.turn_moves(*self._core_arguments())
         if moves is None:
             return [*self.board_moves(), ReturnCenter()]
         if self.cells[CENTER] is None:

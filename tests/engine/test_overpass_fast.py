@@ -1,11 +1,13 @@
 """The C listing of Over-Pass turn moves (engine/games/_overpass_fast.c) against the Python rules,
-which are the definition (``OverPassState.turn_moves_by_the_rules``), over many positions."""
+which are the definition (``OverPassState.turn_moves_by_the_rules``, and a piece's moves by
+``moves_keeping_a_plan``), over many positions."""
 
 import random
 
 import pytest
 
 from engine.games.overpass import MOVE, OverPass, fast_core
+from engine.games.overpass_centre import clearing_plan, moves_keeping_a_plan
 
 pytestmark = pytest.mark.skipif(
     fast_core("overpass") is None,
@@ -13,17 +15,25 @@ pytestmark = pytest.mark.skipif(
            "the engine lists Over-Pass moves by its Python rules alone")
 
 CONFIGS = [(2, "one"), (2, "both"), (3, "one"), (4, "one")]
-PLIES = 1200
+PLIES = 1000
 
 
 def agree(state):
-    """The same moves both ways, each once; each way with its own memo of what the search proved."""
+    """The same moves both ways, each once, and the same moves of each piece (a playout's random
+    move); each way with its own memo of what the search proved."""
     state.clearing_bounds = {}
     fast = [str(m) for m in state._turn_moves()]
+    moves_of = state._moves_of_a_piece()
+    pieces = {point: moves_of(point) for point in state._movable()[::6]}  # a few pieces: the reference is slow
     state.clearing_bounds = {}
     rules = [str(m) for m in state.turn_moves_by_the_rules()]
     assert len(set(fast)) == len(fast)
     assert sorted(fast) == sorted(rules), state.position()
+    plan = clearing_plan(state, state.budget)
+    for point, moves in pieces.items():
+        by_the_rules = None if plan is None else moves_keeping_a_plan(state, state.board_moves((point,)), plan)
+        assert (moves is None) == (by_the_rules is None), (point, state.position())
+        assert sorted(map(str, moves or [])) == sorted(map(str, by_the_rules or [])), (point, state.position())
 
 
 @pytest.mark.parametrize("players, goal", CONFIGS)
