@@ -78,14 +78,74 @@ static inline int movable(const Board *s, int p) {
     return c && (!s->core->is_exit[p] || s->mine[c]);
 }
 
-/* The empty intersections a bridge from ``start`` reaches (over pieces not of its colour,
- * along the perimeter only from an exit point), as a set. */
-static Set landings_from(const Board *s, int start) {
+/* The bridges of one listing, colour by colour: the groups of touching pieces a colour may
+ * pass over, each with the empty intersections beside it in the order overpass.py's
+ * ``bridge_destinations`` finds them (so the moves come in the Python rules' order). */
+typedef struct {
+    int16_t group_of[MAX_COLOURS + 1][MAX_POINTS];  /* -1 until flooded for that colour */
+    int16_t first[MAX_COLOURS + 1][MAX_POINTS + 1];  /* group g's landings: landing[c][first[g]..first[g + 1]) */
+    int groups[MAX_COLOURS + 1];
+    uint8_t landing[MAX_COLOURS + 1][MAX_POINTS * MAX_NEAR];
+} Bridges;
+
+static void bridges_clear(Bridges *b) {
+    memset(b->group_of, 0xff, sizeof b->group_of);
+    memset(b->groups, 0, sizeof b->groups);
+    memset(b->first, 0, sizeof b->first);
+}
+
+/* Flood the group of ``first`` (a piece ``colour`` may pass over), depth first as the Python does. */
+static int flood(const Board *s, Bridges *b, int colour, int first) {
     const Core *k = s->core;
     const uint8_t *cells = s->cells;
-    int colour = cells[start], from_exit = k->is_exit[start];
+    int g = b->groups[colour]++, count = b->first[colour][g], top = 0;
+    uint8_t stack[MAX_POINTS];
+    Set beside = {{0, 0}};
+    b->group_of[colour][first] = (int16_t)g;
+    stack[top++] = (uint8_t)first;
+    while (top) {
+        int here = stack[--top];
+        for (int i = 0; i < k->near_count[here]; i++) {
+            int there = k->near[here][i];
+            if (b->group_of[colour][there] >= 0 || set_has(&beside, there)) continue;
+            if (!cells[there]) {
+                set_add(&beside, there);
+                b->landing[colour][count++] = (uint8_t)there;
+            } else if (cells[there] != colour) {
+                b->group_of[colour][there] = (int16_t)g;
+                stack[top++] = (uint8_t)there;
+            }
+        }
+    }
+    b->first[colour][g + 1] = (int16_t)count;
+    return g;
+}
+
+/* The empty intersections a bridge from ``start`` reaches (over pieces not of its colour), in the
+ * Python rules' order, into ``order``; their count, and the set in ``reach``.  A piece on an exit
+ * point keeps to the perimeter and is walked breadth first, alone; the others share their colour's
+ * groups. */
+static int landings_from(const Board *s, Bridges *b, int start, uint8_t *order, Set *reach) {
+    const Core *k = s->core;
+    const uint8_t *cells = s->cells;
+    int colour = cells[start], count = 0;
+    *reach = (Set){{0, 0}};
+    if (!k->is_exit[start]) {
+        for (int i = 0; i < k->near_count[start]; i++) {
+            int first = k->near[start][i], g = b->group_of[colour][first];
+            if (g < 0) {
+                if (!cells[first] || cells[first] == colour) continue;
+                g = flood(s, b, colour, first);
+            }
+            for (int j = b->first[colour][g]; j < b->first[colour][g + 1]; j++) {
+                int there = b->landing[colour][j];
+                if (!set_has(reach, there)) { set_add(reach, there); order[count++] = (uint8_t)there; }
+            }
+        }
+        return count;
+    }
     uint8_t queue[MAX_POINTS];
-    Set seen = {{0, 0}}, found = {{0, 0}};
+    Set seen = {{0, 0}};
     int head = 0, tail = 0;
     set_add(&seen, start);
     queue[tail++] = (uint8_t)start;
@@ -93,38 +153,44 @@ static Set landings_from(const Board *s, int start) {
         int here = queue[head++];
         for (int i = 0; i < k->near_count[here]; i++) {
             int there = k->near[here][i];
-            if (set_has(&seen, there) || (from_exit && !k->perimeter[here][there])) continue;
+            if (set_has(&seen, there) || set_has(reach, there) || !k->perimeter[here][there]) continue;
             if (!cells[there]) {
-                if (here != start) set_add(&found, there);
+                if (here != start) { set_add(reach, there); order[count++] = (uint8_t)there; }
             } else if (cells[there] != colour) {
                 set_add(&seen, there);
                 queue[tail++] = (uint8_t)there;
             }
         }
     }
-    return found;
+    return count;
 }
 
 /* The board moves within the points left (before the Center Square rule) that move the piece on
- * ``piece`` (its own and its Trades; every piece's when it is -1), appended to ``out``. */
+ * ``piece`` (its own and its Trades; every piece's when it is -1), appended to ``out`` in the order
+ * of ``OverPassState.board_moves``. */
 static int board_moves(const Board *s, Move *out, int piece) {
     const Core *k = s->core;
     const uint8_t *cells = s->cells;
     int count = 0;
     if (s->budget < 1) return 0;
+    Bridges *bridges = PyMem_Malloc(sizeof(Bridges));
+    if (!bridges) return -1;
+    bridges_clear(bridges);
     for (int p = 0; p < k->n; p++) {
         if (!movable(s, p) || (piece >= 0 && p != piece)) continue;
         if (k->is_exit[p] && s->may_exit && cells[p] == s->turn)
             out[count++] = (Move){EXIT, (uint8_t)p, (uint8_t)p, 1};
-        Set reach = landings_from(s, p);
-        for (int q = 0; q < k->n; q++)
-            if (set_has(&reach, q)) out[count++] = (Move){OVER_PASS, (uint8_t)p, (uint8_t)q, 1};
+        uint8_t order[MAX_POINTS];
+        Set reach;
+        int landings = landings_from(s, bridges, p, order, &reach);
+        for (int i = 0; i < landings; i++) out[count++] = (Move){OVER_PASS, (uint8_t)p, order[i], 1};
         if (s->budget >= 2)
             for (int i = 0; i < k->slide_count[p]; i++) {
                 int end = k->slide_end[p][i];
                 if (!cells[end] && !set_has(&reach, end)) out[count++] = (Move){SLIDE, (uint8_t)p, (uint8_t)i, 2};
             }
     }
+    PyMem_Free(bridges);
     for (int a = 0; a < k->n; a++) {
         if (!cells[a] || k->is_exit[a]) continue;
         for (int b = a + 1; b < k->n; b++)
@@ -287,6 +353,7 @@ static Plan try_openings(Board *s, int limit, const Set *region, int depth) {
     if (!moves) { PyErr_NoMemory(); s->error = 1; return none; }
     int count = board_moves(s, moves, -1);
     Plan found = none;
+    if (count < 0) { PyErr_NoMemory(); s->error = 1; count = 0; }
     for (int pass = 0; pass < 2 && !found.found && !s->error; pass++)
         for (int i = 0; i < count; i++) {
             const Move *m = &moves[i];
@@ -383,7 +450,7 @@ static PyObject *Core_turn_moves(Core *self, PyObject *args) {
     Move *moves = PyMem_Malloc(sizeof(Move) * MAX_MOVES);
     if (!moves) return PyErr_NoMemory();
     int count = board_moves(&s, moves, piece), spare = s.budget - plan.cost;
-    PyObject *legal = PyList_New(0);
+    PyObject *legal = count < 0 ? PyErr_NoMemory() : PyList_New(0);
     for (int i = 0; legal && i < count; i++) {
         const Move *m = &moves[i];
         Set points = move_points(self, m);

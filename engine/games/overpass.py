@@ -457,7 +457,7 @@ class OverPassState(State):
     def _turn_moves(self) -> list[Move]:
         """The board moves that keep the Center Square emptiable, then ``end`` once it is empty;
         every board move and ``return`` when nothing can empty it.  Listed in C when it is built
-        (the same moves as ``turn_moves_by_the_rules``, perhaps in another order)."""
+        (the same moves as ``turn_moves_by_the_rules``, in the same order)."""
         core = fast_core(self.game.board_name)
         if core is None:
             return self.turn_moves_by_the_rules()
