@@ -45,6 +45,30 @@ class CrookedJumps(RemovalPuzzle):
                            for to in board.neighbours[over] if to != p)
                      for p in self.locations)
 
+    def steps(self, mask: int) -> Iterator[Step]:
+        """``steps_from`` piece by piece in one flat loop: the listing's and the solvers' hot loop."""
+        by_over, pieces = self._jumps_by_over, mask
+        found: list[Step] = []
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            for over, steps in by_over[low.bit_length() - 1]:
+                if mask >> over & 1:
+                    found.extend(step for step in steps if not mask >> step[1] & 1)
+        return iter(found)
+
+    @cached_property
+    def _jumps_by_over(self) -> tuple[tuple[tuple[int, tuple[Step, ...]], ...], ...]:
+        """``jumps`` as steps grouped by the piece jumped over (in their order): one test of that
+        piece rules out all its landings."""
+        grouped = []
+        for start, jumps in enumerate(self.jumps):
+            by_over: dict[int, list[Step]] = {}
+            for over, to in jumps:
+                by_over.setdefault(over, []).append((start, to, over))
+            grouped.append(tuple((over, tuple(steps)) for over, steps in by_over.items()))
+        return tuple(grouped)
+
     def steps_from(self, mask: int, start: int) -> Iterator[Step]:
         for over, to in self.jumps[start]:
             if mask >> over & 1 and not mask >> to & 1:

@@ -15,7 +15,15 @@ from typing import Any, ClassVar
 
 from engine.bitsets import members
 from engine.core import TERMINAL, Content, Game, Move, Option, Outcome, PositionError
-from engine.games.groups_of_three import MOVEMENT_KEYS, UNLIMITED, Add, CompartmentState, Step, load_layout
+from engine.games.groups_of_three import (
+    MOVEMENT_KEYS,
+    UNLIMITED,
+    Add,
+    CompartmentState,
+    Step,
+    load_layout,
+    move_tables,
+)
 
 PIECE = "piece"
 BOOK_PIECES = 40
@@ -103,17 +111,17 @@ class FullHouseState(CompartmentState):
         """An add or a piece drawn at random, then one of that piece's steps: without listing every step."""
         if self.is_solved():
             raise ValueError("no legal move: the puzzle is solved")
-        faces = self.layout.faces
+        steps, adds = move_tables()
         choices = [(True, i) for i in (self.pending if self.reserve[0] else ())]
         choices += [(False, i) for i in ((self.transit,) if self.transit >= 0 else members(self.occupied))]
         while choices:
             j = rng.randrange(len(choices))
             is_add, i = choices[j]
             if is_add:
-                return Add(faces[i])
-            exits = list(self._exits(i, 0, UNLIMITED))
+                return adds[i]
+            exits = self._exits(i, 0, UNLIMITED)
             if exits:
-                return Step(faces[i], faces[rng.choice(exits)])
+                return steps[i][rng.choice(exits)]
             choices[j] = choices[-1]
             choices.pop()
         raise ValueError("no legal move: no piece can step")

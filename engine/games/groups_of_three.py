@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import itertools
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
-from engine.bitsets import members
+from engine.bitsets import mask_of, members
 from engine.board import CENTER, LineBoard
 from engine.boards import BoardFileError, load_board, read_data
 from engine.core import (CHANCE, TERMINAL, Change, Content, Footprint, Game, Move, Option, Outcome,
@@ -220,6 +220,30 @@ class EndTurn(Move):
 
 
 
+@cache
+def move_tables() -> tuple[tuple[dict[int, Step], ...], tuple[Add, ...]]:
+    """Every step (by source, then target) and every add (by compartment) of the layout, made once:
+    listing the moves hands them out."""
+    layout = load_layout()
+    faces = layout.faces
+    return (tuple({target: Step(faces[source], faces[target]) for target in layout.adjacent[source]}
+                  for source in range(len(faces))),
+            tuple(Add(face) for face in faces))
+
+
+@cache
+def neighbour_masks() -> tuple[int, ...]:
+    """Each compartment's neighbours as a bitset."""
+    return tuple(mask_of(near) for near in load_layout().adjacent)
+
+
+@cache
+def known_steps() -> tuple[dict[int, tuple[Step, ...]], ...]:
+    """Per source compartment: its steps by (its neighbours' occupancy << 2 | may bear off << 1 |
+    may cross a transit space), as met: at most a few hundred keys a compartment."""
+    return tuple({} for _ in load_layout().faces)
+
+
 # -- the shared movement -------------------------------------------------------------
 
 
@@ -270,30 +294,39 @@ class CompartmentState(State):
     def _may_bear_off(self, colour: int) -> bool:
         return self.bear_off and (not self.reserve[colour] or self.on_board[colour] > self.keep_on_board)
 
-    def _exits(self, source: int, colour: int, steps_left: int) -> Iterator[int]:
+    def _exits(self, source: int, colour: int, steps_left: int) -> list[int]:
         """Where the piece in ``source`` may step with ``steps_left`` steps to go."""
-        layout = self.layout
-        for target in layout.adjacent[source]:
-            if target == layout.center:
-                if self._may_bear_off(colour):
-                    yield target
-            elif not self.occupied >> target & 1 and (steps_left >= 2 or target not in layout.transit):
-                yield target
+        return self._step_targets(colour, steps_left)(source)
+
+    def _step_targets(self, colour: int, steps_left: int) -> Callable[[int], list[int]]:
+        """``_exits`` for any source, with what the position decides for every source worked out once."""
+        layout, occupied, bear_off = self.layout, self.occupied, self._may_bear_off(colour)
+        center, transit, adjacent, may_cross = layout.center, layout.transit, layout.adjacent, steps_left >= 2
+        return lambda source: [target for target in adjacent[source]
+                               if (bear_off if target == center
+                                   else not occupied >> target & 1 and (may_cross or target not in transit))]
 
     def _movement(self) -> Iterator[Move]:
         """Adds still open, then steps: only out of the transit space while a piece is in one."""
-        colour, faces = self._mover(), self.layout.faces
+        colour, (steps, adds) = self._mover(), move_tables()
         if self.reserve[colour]:
-            yield from (Add(faces[i]) for i in self.pending)
+            yield from [adds[i] for i in self.pending]
         steps_left = self._steps_left()
         if steps_left <= 0:
             return
-        cells = self.cells
+        cells, occupied, targets = self.cells, self.occupied, self._step_targets(colour, steps_left)
+        near, known = neighbour_masks(), known_steps()
+        # a source's steps follow from its neighbours' occupancy and the two flags alone
+        flags = self._may_bear_off(colour) << 1 | (steps_left >= 2)
         sources = (self.transit,) if self.transit >= 0 else (
-            i for i in members(self.occupied) if cells[i] == colour)
+            i for i in members(occupied) if cells[i] == colour)
         for source in sources:
-            for target in self._exits(source, colour, steps_left):
-                yield Step(faces[source], faces[target])
+            key = (occupied & near[source]) << 2 | flags
+            found = known[source].get(key)
+            if found is None:
+                row = steps[source]
+                found = known[source][key] = tuple(row[target] for target in targets(source))
+            yield from found
 
     def _play_step(self, move: Step) -> None:
         layout = self.layout

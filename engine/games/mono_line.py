@@ -126,6 +126,11 @@ class MonoLine(Game):
         return tuple(mask & ~(1 << i) for i, mask in enumerate(masks))
 
     @cached_property
+    def placements(self) -> dict[str, tuple[Place, ...]]:
+        """Each colour's placement on each intersection (by index), made once: a listing hands them out."""
+        return {colour: tuple(Place(colour, point) for point in self.locations) for colour in self.pieces}
+
+    @cached_property
     def owner(self) -> dict[str, int]:
         return {colour: player for player, seat in enumerate(seats(2)) for colour in seat}
 
@@ -225,13 +230,13 @@ class MonoLineState(State):
         if self.conflict():
             yield Claim()
         allowed = self.open_points(self.to_move) if self.mode == "strict" else self.empty_points()
-        colours = [c for c in seats(2)[self.to_move] if self.supply(c)]
+        rows = [self.game.placements[c] for c in seats(2)[self.to_move] if self.supply(c)]
+        points = []
         while allowed:
             low = allowed & -allowed
-            point = self.game.locations[low.bit_length() - 1]
-            for colour in colours:
-                yield Place(colour, point)
+            points.append(low.bit_length() - 1)
             allowed ^= low
+        yield from [row[i] for i in points for row in rows]
 
     def random_move(self, rng: random.Random) -> Move:
         """As ``generate_moves`` would list them, one drawn evenly, without listing every placement."""
@@ -242,8 +247,7 @@ class MonoLineState(State):
         nth = rng.randrange(allowed.bit_count())
         for _ in range(nth):
             allowed &= allowed - 1  # drop the lowest point
-        point = self.game.locations[(allowed & -allowed).bit_length() - 1]
-        return Place(rng.choice(colours), point)
+        return self.game.placements[rng.choice(colours)][(allowed & -allowed).bit_length() - 1]
 
     def parse_move(self, text: str) -> Move:
         """As the default, but a blocked placement in strict mode says which piece blocks it."""

@@ -12,7 +12,10 @@ readings are recorded in ``docs/rules.md``.
 
 The position is a plain dict point -> colour; the rule tables (exit points, trade
 partners, outward steps, every move value) are made once per board, so generating a
-turn's moves is a few dict lookups per piece.
+turn's moves is a few dict lookups per piece.  Listing a whole turn (hundreds of moves, each
+checked against the Center Square rule) is done in C by ``_overpass_fast.c`` when setup.py could
+build it; these Python rules stay the definition it is tested against
+(``tests/engine/test_overpass_fast.py``) and are used without it.
 """
 
 from __future__ import annotations
@@ -49,6 +52,11 @@ from engine.games.dice import DIE_FACES, ROLLS, Roll
 from engine.games.overpass_centre import ClearingBounds, clearing_plan, moves_keeping_a_plan
 from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
 
+try:  # the turn moves in C (setup.py builds it when it can); these Python rules are the definition
+    from engine.games import _overpass_fast  # type: ignore[attr-defined]
+except ImportError:
+    _overpass_fast = None  # type: ignore[assignment]
+
 LAYOUT_FILE = Path(__file__).parent / "data" / "overpass.json"
 
 ENTER, ROLL, MOVE, OVER = "enter", "roll", "move", "over"
@@ -78,6 +86,8 @@ class BoardMove(Move):
     ``points`` lists them: the Center Square rule asks it of every move of a turn, so it is kept."""
 
     points: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: Whether the piece on ``points[0]`` leaves it empty (all but a Trade).
+    moves_first_piece_away: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "points", tuple(getattr(self, f.name) for f in fields(self) if f.init))
@@ -102,6 +112,7 @@ class Trade(BoardMove):
     a: str
     b: str
     cost: ClassVar[int] = 1
+    moves_first_piece_away: ClassVar[bool] = False
 
     def __str__(self) -> str:
         return f"T {self.a}={self.b}"
@@ -251,6 +262,28 @@ def rule_tables(board_name: str) -> Tables:
         trades=trades, traded_with=traded_with, exit_moves={p: Exit(p) for p in board.exits})
 
 
+@cache
+def fast_core(board_name: str) -> Any:
+    """The board's tables and move objects handed to the C listing (``_overpass_fast.Core``), by
+    intersection index; None when that module was not built."""
+    if _overpass_fast is None:
+        return None
+    tables = rule_tables(board_name)
+    points, board = tables.points, tables.board
+    index = {p: i for i, p in enumerate(points)}
+    return _overpass_fast.Core(
+        centre=index[CENTER],
+        near=[[index[q] for q in board.neighbours[p]] for p in points],
+        slide_ends=[[index[slide.end] for slide in tables.slides[p]] for p in points],
+        exits=[index[p] for p in tables.exits],
+        perimeter=[[tables.along_perimeter(a, b) for b in points] for a in points],
+        parallel=[[b in tables.trades[a] for b in points] for a in points],
+        over_pass=[[tables.over_passes[a].get(b) for b in points] for a in points],
+        slide=[list(tables.slides[p]) for p in points],
+        trade=[[tables.trades[a].get(b) for b in points] for a in points],
+        exit_move=[tables.exit_moves.get(p) for p in points])
+
+
 # -- the game -----------------------------------------------------------------
 
 
@@ -281,6 +314,12 @@ class OverPass(Game):
         self.owner: dict[str, int] = {c: player for player, seat in enumerate(self.seats) for c in seat}
         self.tables = rule_tables(self.board_name)
         self.layout = shipped_layout(self.board_name)
+        #: For the C listing: each colour's code (0 for an empty intersection), each intersection's
+        #: index, and per player which colour codes they may move off an exit point.
+        self.colour_codes: dict[str | None, int] = {None: 0} | {c: i + 1 for i, c in enumerate(self.turn_colours)}
+        self.point_index = {point: i for i, point in enumerate(self.tables.points)}
+        self.movable_codes = tuple(bytes([0, *(self.owner[c] == player for c in self.turn_colours)])
+                                   for player in range(len(self.seats)))
 
     @property
     def num_players(self) -> int:
@@ -375,9 +414,7 @@ class OverPassState(State):
         empty) or a random piece, then one of that piece's moves; another piece if it has none."""
         if self.phase != MOVE or self._moves is not None:
             return super().random_move(rng)
-        plan = clearing_plan(self, self.budget)
-        if plan is None:
-            return super().random_move(rng)  # every board move and return: rare, listed whole
+        moves_of = self._moves_of_a_piece()
         choices: list[str | None] = list(self._movable())
         if self.cells[CENTER] is None:
             choices.append(None)  # end the turn
@@ -388,14 +425,51 @@ class OverPassState(State):
             choices.pop()
             if point is None:
                 return EndTurn()
-            moves = moves_keeping_a_plan(self, self.board_moves((point,)), plan)
+            moves = moves_of(point)
+            if moves is None:
+                break  # nothing can empty the Center Square: every board move and return, listed whole (rare)
             if moves:
                 return rng.choice(moves)
         return super().random_move(rng)
 
+    def _moves_of_a_piece(self) -> Callable[[str], list[Move] | None]:
+        """The legal moves of the piece on a point (its own and its Trades), or None when nothing can
+        empty the Center Square; in C when it is built."""
+        core = fast_core(self.game.board_name)
+        if core is None:
+            plan = clearing_plan(self, self.budget)
+            return lambda point: None if plan is None else list(
+                moves_keeping_a_plan(self, self.board_moves((point,)), plan))
+        args, index = self._core_arguments(), self.game.point_index
+        return lambda point: core.turn_moves(*args, index[point])
+
+    def _core_arguments(self) -> tuple[Any, ...]:
+        """This position as the C listing reads it (see ``_overpass_fast.c``)."""
+        game, colour = self.game, self.colour
+        codes = game.colour_codes
+        per_colour = game.layout.pieces_per_colour
+        to_win = per_colour - self.home[colour]
+        if not game.has_won({**self.home, colour: per_colour}, game.owner[colour]):
+            to_win = per_colour + 1  # exits of this colour alone cannot win (goal "both")
+        return (bytes(map(codes.__getitem__, self.cells.values())), game.movable_codes[game.owner[colour]],
+                codes[colour], self.budget, self.exits_allowed(), to_win, self.clearing_bounds)
+
     def _turn_moves(self) -> list[Move]:
         """The board moves that keep the Center Square emptiable, then ``end`` once it is empty;
-        every board move and ``return`` when nothing can empty it."""
+        every board move and ``return`` when nothing can empty it.  Listed in C when it is built
+        (the same moves as ``turn_moves_by_the_rules``, in the same order)."""
+        core = fast_core(self.game.board_name)
+        if core is None:
+            return self.turn_moves_by_the_rules()
+        moves: list[Move] | None = core.turn_moves(*self._core_arguments())
+        if moves is None:
+            return [*self.board_moves(), ReturnCenter()]
+        if self.cells[CENTER] is None:
+            moves.append(EndTurn())
+        return moves
+
+    def turn_moves_by_the_rules(self) -> list[Move]:
+        """``_turn_moves`` in Python: the definition the C listing is checked against."""
         plan = clearing_plan(self, self.budget)
         if plan is None:
             return [*self.board_moves(), ReturnCenter()]

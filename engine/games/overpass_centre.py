@@ -46,6 +46,9 @@ class Plan:
     relies_on: frozenset[str]
 
 
+#: The dearest move's cost (a Slide): with this much to spare, every move leaves a plan affordable.
+MOST_A_MOVE_COSTS = 2
+
 #: The Center Square is empty: nothing to do as long as nothing lands on it.
 NOTHING_TO_DO = Plan((), 0, frozenset((CENTER,)))
 
@@ -66,12 +69,16 @@ def moves_keeping_a_plan(state: OverPassState, moves: list[BoardMove], plan: Pla
     """The ``moves`` after which the Center Square can still be emptied with the points then left
     (or that win the game, which then has no next turn); ``plan`` is one for now, and a move that
     leaves it playable and affordable needs no search."""
-    spare, relies_on = state.budget - plan.cost, plan.relies_on
+    spare, keeps = state.budget - plan.cost, plan.relies_on.isdisjoint
+    if spare >= MOST_A_MOVE_COSTS:
+        return [move for move in moves if keeps(move.points) or _still_clearable_after(state, move, plan)]
     return [move for move in moves
-            if move.cost <= spare and relies_on.isdisjoint(move.points) or _still_clearable_after(state, move, plan)]
+            if move.cost <= spare and keeps(move.points) or _still_clearable_after(state, move, plan)]
 
 
 def _still_clearable_after(state: OverPassState, move: BoardMove, plan: Plan) -> bool:
+    if move.points[0] == CENTER and move.moves_first_piece_away:
+        return True  # it empties the Center Square
     state.push(move)
     clearable = state.is_terminal() or clearing_plan(state, state.budget, plan.moves) is not None
     state.pop()

@@ -219,8 +219,32 @@ class RemovalPuzzle(Game):
         return RemovalPuzzleState(self, mask_of(self.index[p] for p in pieces))
 
     def move_of(self, step: Step) -> Capture:
-        start, to, removed = (self.locations[i] for i in step)
-        return Capture(start, to, removed)
+        move = self._captures.get(step)
+        if move is None:
+            start, to, removed = step
+            points = self.locations
+            move = self._captures[step] = Capture(points[start], points[to], points[removed])
+        return move
+
+    def listing_is_cheap(self) -> bool:
+        """Whether ``moves`` costs little more than ``has_move`` (then the end of a game is read from
+        the listing, which the next listing reuses)."""
+        return False
+
+    def has_move(self, mask: int) -> bool:
+        """Whether the position ``mask`` has a legal move: piece by piece, up to the first."""
+        return next(RemovalPuzzle.steps(self, mask), None) is not None
+
+    def moves(self, mask: int) -> list[Move]:
+        """Every legal move of the position ``mask``, in the order of ``steps``."""
+        captures, move_of = self._captures, self.move_of
+        return [captures.get(step) or move_of(step) for step in self.steps(mask)]
+
+    @cached_property
+    def _captures(self) -> dict[Step, Capture]:
+        """Each step's move, made once: listing the moves is a dict lookup a step (at most a few
+        thousand steps exist on a board)."""
+        return {}
 
 
 class RemovalPuzzleState(State):
@@ -231,13 +255,27 @@ class RemovalPuzzleState(State):
     def __init__(self, game: RemovalPuzzle, mask: int) -> None:
         super().__init__(game)
         self.mask = mask
+        #: The position whose moves were listed last, and those moves: the end of the game is
+        #: read from them rather than worked out again.
+        self._listed: tuple[int, list[Move]] = (-1, [])
 
     @property
     def current_player(self) -> int:
-        return TERMINAL if next(self.game.steps(self.mask), None) is None else 0
+        mask, moves = self._listed
+        if mask != self.mask:
+            if not self.game.listing_is_cheap():
+                return 0 if self.game.has_move(self.mask) else TERMINAL
+            moves = self._list()
+        return 0 if moves else TERMINAL
 
     def generate_moves(self) -> Iterator[Move]:
-        return map(self.game.move_of, self.game.steps(self.mask))
+        mask, moves = self._listed
+        return iter(moves if mask == self.mask else self._list())
+
+    def _list(self) -> list[Move]:
+        moves = self.game.moves(self.mask)
+        self._listed = (self.mask, moves)
+        return moves
 
     def random_move(self, rng: random.Random) -> Move:
         """A random piece that can move, then one of its moves: without listing every piece's."""

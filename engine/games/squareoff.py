@@ -95,6 +95,14 @@ class Tables:
     rows: tuple[tuple[int, int, int], ...]
     #: For each point: the indices of the rows through it.
     rows_at: tuple[tuple[int, ...], ...]
+    #: Every move by point index, made once: a listing hands them out.  ``places[i]`` and
+    #: ``captures[i]`` at point i, ``slides[i][j]`` from i to j, ``jump_moves[i][k]`` for
+    #: ``jumps[i][k]``, ``trades[i][j]`` of one's piece on i with an opposing piece on j.
+    places: tuple[Place, ...]
+    captures: tuple[Capture, ...]
+    slides: tuple[dict[int, Slide], ...]
+    jump_moves: tuple[tuple[Jump, ...], ...]
+    trades: tuple[tuple[Trade, ...], ...]
 
 
 @cache
@@ -105,14 +113,21 @@ def tables(board_name: str) -> Tables:
     index = {p: i for i, p in enumerate(points)}
     rows = tuple((index[a], index[b], index[c]) for line in board.lines
                  for a, b, c in zip(line.points, line.points[1:], line.points[2:]))
+    neighbours = tuple(tuple(index[q] for q in board.neighbours[p]) for p in points)
+    jumps = tuple(tuple((index[over], index[beyond]) for over, beyond, _ in board.steps[p] if beyond) for p in points)
     return Tables(
         points=points,
         index=index,
-        neighbours=tuple(tuple(index[q] for q in board.neighbours[p]) for p in points),
-        jumps=tuple(tuple((index[over], index[beyond]) for over, beyond, _ in board.steps[p] if beyond)
-                    for p in points),
+        neighbours=neighbours,
+        jumps=jumps,
         rows=rows,
         rows_at=tuple(tuple(r for r, row in enumerate(rows) if i in row) for i in range(len(points))),
+        places=tuple(Place(p) for p in points),
+        captures=tuple(Capture(p) for p in points),
+        slides=tuple({j: Slide(p, points[j]) for j in neighbours[i]} for i, p in enumerate(points)),
+        jump_moves=tuple(tuple(Jump(p, points[over], points[land]) for over, land in jumps[i])
+                         for i, p in enumerate(points)),
+        trades=tuple(tuple(Trade(p, q) for q in points) for p in points),
     )
 
 
@@ -191,34 +206,37 @@ class SquareOffState(State):
 
     def _turn_moves(self, player: int) -> Iterator[Move]:
         t, cells = self.t, self.cells
-        names = t.points
         if self.hands[player]:
-            yield from (Place(names[i]) for i, c in enumerate(cells) if c == EMPTY)
+            yield from [t.places[i] for i, c in enumerate(cells) if c == EMPTY]
             return
         waiting = self.unformed[player] if self.variant == "jump-off" else frozenset()
         for i, c in enumerate(cells):
             if c != player:
                 continue
-            for j in t.neighbours[i]:
-                if cells[j] == EMPTY and not (waiting and waiting & self._rows(player, j, i)):
-                    yield Slide(names[i], names[j])
+            slides = t.slides[i]
+            yield from [slides[j] for j in t.neighbours[i]
+                        if cells[j] == EMPTY and not (waiting and waiting & self._rows(player, j, i))]
             if self.variant == "jump-off":
-                for over, land in t.jumps[i]:
+                for (over, land), jump in zip(t.jumps[i], t.jump_moves[i]):
                     if (cells[over] == 1 - player and cells[land] == EMPTY
                             and not (waiting and waiting & self._rows(player, land, i))):
-                        yield Jump(names[i], names[over], names[land])
+                        yield jump
         if self.variant == "trading-places":
-            tradable = [names[j] for j in range(len(cells)) if cells[j] == 1 - player and not self._in_row(j)]
-            yield from (Trade(names[i], other) for i, c in enumerate(cells) if c == player for other in tradable)
+            tradable = [j for j, c in enumerate(cells) if c == 1 - player and not self._in_row(j)]
+            trades = t.trades
+            yield from [trades[i][j] for i, c in enumerate(cells) if c == player for j in tradable]
 
     def _captures(self, player: int) -> Iterator[Move]:
         """Opposing pieces outside rows; all of them when every one stands in a row."""
         victims = [i for i, c in enumerate(self.cells) if c == 1 - player]
         free = [i for i in victims if not self._in_row(i)]
-        return (Capture(self.t.points[i]) for i in (free or victims))
+        return iter([self.t.captures[i] for i in (free or victims)])
 
     def _in_row(self, i: int) -> bool:
-        return bool(self._rows(self.cells[i], i))
+        """Whether the piece on ``i`` stands in a row of its colour."""
+        cells, rows = self.cells, self.t.rows
+        player = cells[i]
+        return any(all(cells[k] == player for k in rows[r]) for r in self.t.rows_at[i])
 
     def _rows(self, player: int, point: int, vacated: int = EMPTY) -> frozenset[int]:
         """The rows of ``player`` through ``point`` once their piece stands there and ``vacated`` is left."""

@@ -8,7 +8,7 @@ import pytest
 from engine import TERMINAL, OptionError, PositionError, state_from_json
 from engine.games import removal_puzzle
 from engine.games.crooked_jumps import CrookedJumps
-from engine.games.removal_puzzle import PIECE, Capture, LayoutFileError, load_layout
+from engine.games.removal_puzzle import PIECE, Capture, LayoutFileError, RemovalPuzzle, load_layout
 
 
 def position(*pieces, **options):
@@ -132,3 +132,11 @@ def test_random_play_keeps_the_invariants(options):
             count -= 1
             assert state_from_json(json.loads(json.dumps(state.to_json()))).position() == state.position()
         assert state.outcome() is not None
+
+
+@pytest.mark.parametrize("jumps", ["crooked", "straight"])
+def test_the_flat_listing_finds_the_jumps_of_each_piece_in_order(jumps):
+    game, rng = CrookedJumps(jumps=jumps), random.Random(jumps)
+    for _ in range(300):
+        mask = sum(1 << i for i in rng.sample(range(len(game.locations)), rng.randint(1, 90)))
+        assert list(game.steps(mask)) == list(RemovalPuzzle.steps(game, mask))

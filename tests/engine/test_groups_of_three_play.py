@@ -155,3 +155,21 @@ if __name__ == "__main__":
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for stem, (name, options, seed, moves) in RECORDS.items():
         (GOLDEN / f"{stem}.json").write_text(json.dumps(record(name, options, seed, moves), indent=1) + "\n")
+
+
+@pytest.mark.parametrize("game", ["groups-of-three", "full-house"])
+def test_steps_kept_by_neighbourhood_are_the_steps_worked_out_piece_by_piece(game):
+    """The listing reuses a piece's steps wherever its neighbours' occupancy and the flags match."""
+    rng, layout = random.Random(f"kept {game}"), load_layout()
+    state = GAMES[game]().new_initial_state()
+    for _ in range(600):
+        if state.is_terminal():
+            state = GAMES[game]().new_initial_state()
+        if not state.is_chance_node():
+            colour, steps_left = state._mover(), state._steps_left()
+            sources = [state.transit] if state.transit >= 0 else [
+                i for i in range(len(layout.faces)) if state.occupied >> i & 1 and state.cells[i] == colour]
+            expected = [Step(layout.faces[s], layout.faces[t]) for s in sources
+                        for t in state._exits(s, colour, steps_left)] if steps_left > 0 else []
+            assert [m for m in state.legal_moves if isinstance(m, Step)] == expected
+        state.push(random_move(state, rng))
