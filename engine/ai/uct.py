@@ -190,6 +190,11 @@ class UCTPlayer:
         #: The history after this player's last move, that move, and its turn's deadline.
         self._turn: tuple[int, Move | None, float] = (-1, None, 0.0)
 
+    @property
+    def seconds(self) -> float | None:
+        """A whole turn's deadline on this machine, in seconds of ``clock``; None with a fixed budget."""
+        return None if self.simulations is not None else self.level.seconds / self.speed
+
     def choose(self, state: State) -> Move:
         player = state.current_player
         if player in (CHANCE, TERMINAL):
@@ -209,12 +214,13 @@ class UCTPlayer:
     def _deadlines(self, state: State) -> tuple[float | None, float]:
         """When this step's search stops (a share of the time its turn has left; None with a fixed
         number of simulations), and when the turn ends (a new turn gets the level's seconds)."""
-        if self.simulations is not None:
+        seconds = self.seconds
+        if seconds is None:
             return None, 0.0
         now = self.clock()
         after, move, turn_deadline = self._turn
         if not (len(state.history) == after and move is not None and state.history[-1] is move):
-            turn_deadline = now + self.level.seconds / self.speed
+            turn_deadline = now + seconds
         return now + max(0.0, turn_deadline - now) * STEP_SHARE, turn_deadline
 
     def _choose_dealt(self, state: State, player: int, deadline: float | None) -> Move:
