@@ -90,7 +90,7 @@ def row(game: str, options: dict[str, Any], names: list[str], games: int, max_pl
 def told_apart_table(games: list[tuple[str, dict[str, Any], int]], plays: int = 3, max_plies: int = 1500) -> None:
     """Greedy against random, seats alternating: the share of greedy's decisions (of more than one move)
     where its values do not tie every move, one ply ahead (as it was) and to the end of its own turn."""
-    print("| game | one ply ahead | to the end of its turn | plies |")
+    print("| game | one ply ahead | to the end of its turn | plies of the 3 games (to its turn's end) |")
     print("|---|---|---|---|")
     for game, options, _ in games:
         cells = []

@@ -88,7 +88,7 @@ def search(state: State, simulations: int, rng: random.Random, *, deadline: floa
     """The root of a tree grown from ``state`` (left unchanged): ``simulations`` simulations, fewer where
     ``deadline`` on ``clock`` comes first (once every move has a node) or the root is proven."""
     root = Node(None, state.current_player)
-    while (root.visits < simulations or not root.children) and root.outcome is None:
+    while not _grown(root, simulations):
         if root.children and deadline is not None and clock() >= deadline:
             break
         simulate(state, root, rng, uct_c, playout_cap)
@@ -173,9 +173,11 @@ def _back_up(path: list[Node], returns: tuple[float, ...], solved: bool) -> None
 
 class UCTPlayer:
     """Plain UCT at a level's budget: a whole turn within the level's seconds on a Raspberry Pi 4 divided
-    by ``speed``, read on ``clock``, as the computer (``engine.ai.player.Computer``) gets them; each step
-    of a turn takes ``STEP_SHARE`` of the turn's time left.  ``simulations`` instead gives each decision
-    a fixed number of simulations and no deadline: the same game and seed then give the same moves."""
+    by ``speed``, read on ``clock``, as the computer (``engine.ai.player.Computer``) gets them.  A step
+    searches for ``STEP_SHARE`` of the turn's time left, and where the move it finds ends the turn,
+    on to the turn's deadline (most games' turns are one step: those take the whole time, as the
+    computer's do).  ``simulations`` instead gives each decision a fixed number of simulations and
+    no deadline: the same game and seed then give the same moves."""
 
     def __init__(self, level_name: str = DEFAULT_LEVEL, seed: int = 0, *, speed: float = PI4,
                  simulations: int | None = None, clock: Callable[[], float] = time.process_time,
@@ -203,11 +205,16 @@ class UCTPlayer:
         deadline, turn_deadline = self._deadlines(state)
         if len(legal) == 1:
             move = legal[0]
-        elif hidden.hides_values(state):
-            move = self._choose_dealt(state, player, deadline)
         else:
-            move = search(state, self.simulations or MAX_SIMULATIONS, self.rng, deadline=deadline,
-                          clock=self.clock, playout_cap=self.playout_cap).best_child().move  # type: ignore[assignment]
+            # Where values are hidden, trees in positions dealt from the seat's view (see the module's docstring).
+            dealt = [hidden.sample(state, player, self.rng) for _ in range(DEALS)] if hidden.hides_values(state) else []
+            trees = Trees(dealt or [state], player, self.rng, self.playout_cap)
+            budget = self.simulations or MAX_SIMULATIONS
+            move = trees.grow(budget, deadline, self.clock)
+            if deadline is not None and self.clock() < turn_deadline and _ends_turn(state, move, player):
+                move = trees.grow(budget, turn_deadline, self.clock)
+            if dealt:
+                move = state.parse_move(str(move))
         self._turn = (len(state.history) + 1, move, turn_deadline)
         return move
 
@@ -223,34 +230,49 @@ class UCTPlayer:
             turn_deadline = now + seconds
         return now + max(0.0, turn_deadline - now) * STEP_SHARE, turn_deadline
 
-    def _choose_dealt(self, state: State, player: int, deadline: float | None) -> Move:
-        """The move most trees choose, one tree grown in each of ``DEALS`` positions dealt from the seat's view."""
-        deals = [hidden.sample(state, player, self.rng) for _ in range(DEALS)]
-        roots = [Node(None, player) for _ in deals]
-        budget = self.simulations or MAX_SIMULATIONS
-        turn = 0
+
+class Trees:
+    """One tree in each of some positions (one, or deals of a position with hidden values), grown in turn,
+    a simulation each, and read together: the move most of them would play (ties to the most visits)."""
+
+    def __init__(self, states: list[State], player: int, rng: random.Random, playout_cap: int = PLAYOUT_CAP) -> None:
+        self.states = states
+        self.roots = [Node(None, player) for _ in states]
+        self.rng = rng
+        self.playout_cap = playout_cap
+
+    def grow(self, simulations: int, deadline: float | None, clock: Callable[[], float]) -> Move:
+        """Simulations until each tree has ``simulations`` (or a proven root), or ``deadline`` on ``clock``
+        once every tree has a node for each move; the move chosen, a move of the first position's tree."""
         while True:
-            index = turn % len(deals)
-            turn += 1
-            root = roots[index]
-            if _grown(root, budget):
-                if all(_grown(r, budget) for r in roots):
-                    break
-                continue
-            if deadline is not None and all(r.children for r in roots) and self.clock() >= deadline:
+            growing = [i for i, root in enumerate(self.roots) if not _grown(root, simulations)]
+            if not growing:
                 break
-            simulate(deals[index], root, self.rng, playout_cap=self.playout_cap)
+            if deadline is not None and all(root.children for root in self.roots) and clock() >= deadline:
+                break
+            for index in growing:
+                simulate(self.states[index], self.roots[index], self.rng, playout_cap=self.playout_cap)
+        if len(self.roots) == 1:
+            return self.roots[0].best_child().move  # type: ignore[return-value]
         votes: Counter[str] = Counter()
         visits: Counter[str] = Counter()
-        for root in roots:
-            if root.children:
-                votes[str(root.best_child().move)] += 1
-                for child in root.children:
-                    visits[str(child.move)] += child.visits
+        for root in self.roots:
+            votes[str(root.best_child().move)] += 1
+            for child in root.children or ():
+                visits[str(child.move)] += child.visits
         chosen = max(votes, key=lambda text: (votes[text], visits[text]))
-        return state.parse_move(chosen)
+        return self.states[0].parse_move(chosen)
 
 
 def _grown(root: Node, simulations: int) -> bool:
     """Whether a tree has had its simulations (and every move a node), or its root is proven."""
     return root.outcome is not None or (root.visits >= simulations and root.children is not None)
+
+
+def _ends_turn(state: State, move: Move, player: int) -> bool:
+    """Whether ``player`` hands over after ``move`` (or the game ends): the turn has no step after it."""
+    state.push(move)
+    try:
+        return state.current_player != player
+    finally:
+        state.pop()

@@ -115,3 +115,15 @@ def test_plain_uct_cannot_read_values_its_seat_does_not_see():
         for token, value in zip(unseen, values[shift:] + values[:shift]):
             state.values[token] = value
         assert UCTPlayer("easy", 3, simulations=6, playout_cap=300).choose(state) == expected
+
+
+def test_a_step_that_ends_the_turn_searches_to_the_turns_deadline_as_the_computers_does():
+    now = [0.0]
+
+    def clock() -> float:  # a tick a reading: the search's length is counted, not timed
+        now[0] += 0.01
+        return now[0]
+
+    state = random_position("hexover", {}, 4, 2)
+    UCTPlayer("normal", 0, speed=1.0, clock=clock).choose(state)
+    assert 3.0 <= now[0] < 3.1, "a Hexover turn is one step: all of its 3 s, not the first step's share"
