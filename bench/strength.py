@@ -6,6 +6,8 @@ end, no evaluation of ours), against random, and against greedy where greedy tel
 (``--told-apart`` measures how often it does, against random).  Both searchers get the level's
 Raspberry Pi 4 seconds divided by this machine's speed (measured once, or ``--speed``) of CPU
 time a turn.  Long games cost minutes each here, so their rows have few games: read the intervals.
+Ctrl-C prints the row of the games played so far (their numbers: the command with ``--games`` up to
+the last replays them, timing aside) and stops.
 Run from the repository: ``.venv/bin/python bench/strength.py [--jobs N] [--only GAME ...] [--against KIND ...]``.
 """
 
@@ -14,10 +16,11 @@ from __future__ import annotations
 import argparse
 import functools
 import random
+import signal
 import time
 from typing import Any
 
-from engine.ai.arena import play_match
+from engine.ai.arena import new_match, play_games
 from engine.ai.baselines import GreedyPlayer, RandomPlayer
 from engine.ai.levels import LEVELS
 from engine.ai.speed import measure
@@ -52,6 +55,7 @@ def main() -> None:
     parser.add_argument("--told-apart", action="store_true",
                         help="instead: how often greedy tells moves apart, 3 games against random in each game")
     args = parser.parse_args()
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # started in the background, Ctrl-C (kill -INT) still stops it
     games = [entry for entry in GAMES if not args.only or entry[0] in args.only]
     if args.told_apart:
         told_apart_table(games)
@@ -71,10 +75,21 @@ def main() -> None:
 
 def row(game: str, options: dict[str, Any], names: list[str], games: int, max_plies: int, speed: float,
         jobs: int) -> None:
+    """One row, printed when its games end, or at Ctrl-C with the games played so far (then the bench stops)."""
     players = [functools.partial(make_player, name, speed=speed) for name in names]
+    match = new_match(game, options, players)
     start = time.perf_counter()
-    match = play_match(game, options, players, games, seed=0, max_plies=max_plies, jobs=jobs)
+    try:
+        for result in play_games(game, options, players, games, 0, max_plies, jobs):
+            match.add(result)
+    except KeyboardInterrupt:
+        stopped_early = True
+    else:
+        stopped_early = False
     seconds = time.perf_counter() - start
+    if not match.played:
+        raise SystemExit(f"{game}: stopped before a game ended")
+    played = sorted(result.number for result in match.played)
     record = match.records[0]
     low, high = record.interval()
     option = "".join(f" --option {k}={v}" for k, v in options.items())
@@ -82,9 +97,23 @@ def row(game: str, options: dict[str, Any], names: list[str], games: int, max_pl
                f"--max-plies {max_plies} --speed {speed:.2f} --jobs {jobs}")
     stopped = f" ({record.stopped} stopped)" if record.stopped else ""
     named = f"{game} ({options['players']} players)" if options else game
-    print(f"| {named} | {' vs '.join(names)} | {games} | {record.score:.0%} ({record.wins}-{record.draws}-"
-          f"{record.losses}){stopped} | {low:.0%}-{high:.0%} | {sum(match.plies) / games:.0f} | {seconds:.0f} | "
+    count = f"{len(played)} (games {_ranges(played)} of {games}, stopped by Ctrl-C)" if stopped_early else f"{games}"
+    print(f"| {named} | {' vs '.join(names)} | {count} | {record.score:.0%} ({record.wins}-{record.draws}-"
+          f"{record.losses}){stopped} | {low:.0%}-{high:.0%} | {sum(match.plies) / len(played):.0f} | {seconds:.0f} | "
           f"`{command}` |", flush=True)
+    if stopped_early:
+        raise SystemExit(130)
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Game numbers as ranges: 0-11, 13."""
+    spans: list[list[int]] = []
+    for number in numbers:
+        if spans and number == spans[-1][1] + 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in spans)
 
 
 def told_apart_table(games: list[tuple[str, dict[str, Any], int]], plays: int = 3, max_plies: int = 1500) -> None:
