@@ -63,33 +63,35 @@ class _OutOfBudget(Exception):
 
 def turn_values(state: State, moves: list[Move], budget: int) -> list[float]:
     """Each move's value to the player to move at the end of its turn (the best of its own continuations),
-    looked at one ply deeper at a time while the whole depth fits in ``budget`` evaluations."""
+    looked at one ply deeper at a time while the whole depth fits in ``budget`` evaluations (a depth
+    whose estimate, every cut-off position branching as the first, does not fit is not tried)."""
     player = state.current_player
     values: list[float] = []
     depth = 0
     while True:
-        left = [budget]
-        cut = [False]
+        left, cut = [budget], [0]
         try:
             deeper = [_value_after(state, move, player, depth, left, cut) for move in moves]
         except _OutOfBudget:
             return values or deeper_than_budget(state, moves, player)
         values = deeper
-        if not cut[0]:
+        used = budget - left[0]
+        if not cut[0] or used - cut[0] + cut[0] * len(moves) > budget:
             return values
         depth += 1
 
 
 def deeper_than_budget(state: State, moves: list[Move], player: int) -> list[float]:
     """One ply ahead, whatever the budget: a player always has a value for each move."""
-    return [_value_after(state, move, player, 0, [len(moves)], [False]) for move in moves]
+    return [_value_after(state, move, player, 0, [len(moves)], [0]) for move in moves]
 
 
-def _value_after(state: State, move: Move, player: int, depth: int, left: list[int], cut: list[bool]) -> float:
+def _value_after(state: State, move: Move, player: int, depth: int, left: list[int], cut: list[int]) -> float:
+    """The value after ``move`` at the end of the turn, or ``depth`` plies on (counting those ``cut`` there)."""
     state.push(move)
     try:
         if state.current_player != player or depth == 0:
-            cut[0] = cut[0] or state.current_player == player
+            cut[0] += state.current_player == player
             left[0] -= 1
             if left[0] < 0:
                 raise _OutOfBudget
