@@ -1,66 +1,141 @@
-"""The computer's strength: the arena's table for docs/computer.md, one row a match, printed as each ends.
+"""The computer's strength at ``normal`` against honest baselines: the arena's table for docs/computer.md.
 
-Each row is what ``gameboard arena`` prints for the same arguments (the command is in the row).
-Long games are costly at the default level, so the games per row are few: read the intervals.
-Run from the repository: ``.venv/bin/python bench/strength.py [--scale X] [--jobs N] [--only GAME ...]``.
+Each row is what ``gameboard arena`` prints for the same arguments (the command is in the row):
+the computer against plain UCT of equal CPU time (``engine/ai/uct.py``: random playouts to the
+end, no evaluation of ours), against random, and against greedy where greedy tells moves apart
+(``--told-apart`` measures how often it does, against random).  Both searchers get the level's
+Raspberry Pi 4 seconds divided by this machine's speed (measured once, or ``--speed``) of CPU
+time a turn.  Long games cost minutes each here, so their rows have few games: read the intervals.
+Ctrl-C prints the row of the games played so far (their numbers: the command with ``--games`` up to
+the last replays them, timing aside) and stops.
+Run from the repository: ``.venv/bin/python bench/strength.py [--jobs N] [--only GAME ...] [--against KIND ...]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-import os
+import random
+import signal
 import time
+from typing import Any
 
-from engine.ai.arena import play_match
+from engine.ai.arena import new_match, play_games
+from engine.ai.baselines import GreedyPlayer, RandomPlayer
+from engine.ai.levels import LEVELS
+from engine.ai.speed import measure
+from engine.registry import new_game
 from firmware_host.commands.arena import make_player
 
-#: (game, options, players, games, max plies)
-ROWS = [
-    ("hexover", {}, ["computer:normal", "random"], 30, 5000),
-    ("hexover", {}, ["computer:normal", "greedy"], 30, 5000),
-    ("mono-line", {}, ["computer:normal", "random"], 30, 5000),
-    ("mono-line", {}, ["computer:normal", "greedy"], 30, 5000),
-    ("squareoff", {}, ["computer:normal", "random"], 12, 5000),
-    ("squareoff", {}, ["computer:normal", "greedy"], 12, 5000),
-    ("pawns-crossing", {}, ["computer:normal", "random"], 4, 3000),
-    ("pawns-crossing", {}, ["computer:normal", "greedy"], 4, 3000),
-    ("overpass", {"players": 2}, ["computer:normal", "greedy"], 4, 4000),
-    ("groups-of-three", {}, ["computer:normal", "greedy"], 4, 6000),
-    ("overpass", {"players": 3}, ["computer:normal", "greedy", "greedy"], 3, 6000),
-    ("groups-of-three", {"players": 3}, ["computer:normal", "greedy", "greedy"], 3, 6000),
-    ("overpass", {"players": 4}, ["computer:normal", "greedy", "greedy", "greedy"], 4, 8000),
-    ("groups-of-three", {"players": 4}, ["computer:normal", "greedy", "greedy", "greedy"], 4, 8000),
-    ("overpass", {"players": 2}, ["computer:normal", "random"], 4, 4000),
-    ("groups-of-three", {}, ["computer:normal", "random"], 4, 6000),
+#: Every 2-player game, its options and the ply cap of its rows.
+GAMES: list[tuple[str, dict[str, Any], int]] = [
+    ("hexover", {}, 5000), ("mono-line", {}, 5000), ("squareoff", {}, 5000),
+    ("overpass", {"players": 2}, 4000), ("groups-of-three", {}, 6000), ("pawns-crossing", {}, 3000),
 ]
+#: Games a row plays, by game and opponent.  Greedy rows only where greedy tells moves apart in at least
+#: a fifth of its decisions (``--told-apart``): not Over-Pass (under 1 %) nor Groups-of-Three (15 %).
+GAMES_PER_ROW: dict[str, dict[str, int]] = {
+    "hexover": {"uct": 40, "random": 40, "greedy": 40},
+    "mono-line": {"uct": 40, "random": 40, "greedy": 40},
+    "squareoff": {"uct": 40, "random": 20, "greedy": 20},
+    "overpass": {"uct": 4, "random": 4},
+    "groups-of-three": {"uct": 4, "random": 4},
+    "pawns-crossing": {"uct": 4, "random": 4, "greedy": 4},
+}
+OPPONENTS = {"uct": "uct:normal", "random": "random", "greedy": "greedy"}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=float, default=1.0, help="games per row, times this")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="games at once (default: every core)")
+    parser.add_argument("--jobs", type=int, default=2, help="games at once, each in its own process (default 2)")
     parser.add_argument("--only", nargs="+", metavar="GAME", help="only the rows of these games")
+    parser.add_argument("--against", nargs="+", choices=list(OPPONENTS), help="only the rows against these")
+    parser.add_argument("--speed", type=float, help="this machine's speed against a Pi 4 (default: measured once)")
+    parser.add_argument("--told-apart", action="store_true",
+                        help="instead: how often greedy tells moves apart, 3 games against random in each game")
     args = parser.parse_args()
-    print("| game | players | games | computer's score | 95 % interval | plies | seconds | command |")
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # started in the background, Ctrl-C (kill -INT) still stops it
+    games = [entry for entry in GAMES if not args.only or entry[0] in args.only]
+    if args.told_apart:
+        told_apart_table(games)
+        return
+    speed = args.speed or measure()
+    print(f"speed {speed:.2f} (this machine against a modelled Pi 4): normal is "
+          f"{LEVELS['normal'].seconds / speed:.2f} CPU seconds a turn")
+    print("| game | players | games | computer's score (W-D-L) | 95 % interval | plies | seconds | command |")
     print("|---|---|---|---|---|---|---|---|")
-    for game, options, names, games, max_plies in ROWS:
-        if args.only and game not in args.only:
-            continue
-        games = max(2, round(games * args.scale))
-        players = [functools.partial(make_player, name) for name in names]
-        start = time.perf_counter()
-        match = play_match(game, options, players, games, seed=0, max_plies=max_plies, jobs=args.jobs)
-        seconds = time.perf_counter() - start
-        record = match.records[0]
-        low, high = record.interval()
-        option = "".join(f" --option {k}={v}" for k, v in options.items())
-        command = (f"gameboard arena {game}{option} --players {' '.join(names)} --games {games} "
-                   f"--max-plies {max_plies} --jobs {args.jobs}")
-        stopped = f" ({record.stopped} stopped)" if record.stopped else ""
-        print(f"| {game} | {' vs '.join(names)} | {games} | {record.score:.0%} ({record.wins}-{record.draws}-"
-              f"{record.losses}){stopped} | {low:.0%}-{high:.0%} | {sum(match.plies) / games:.0f} | {seconds:.0f} | "
-              f"`{command}` |", flush=True)
+    for game, options, max_plies in games:
+        for against, count in GAMES_PER_ROW[game].items():
+            if args.against and against not in args.against:
+                continue
+            row(game, options, ["computer:normal", OPPONENTS[against]], max(2, round(count * args.scale)), max_plies,
+                speed, args.jobs)
+
+
+def row(game: str, options: dict[str, Any], names: list[str], games: int, max_plies: int, speed: float,
+        jobs: int) -> None:
+    """One row, printed when its games end, or at Ctrl-C with the games played so far (then the bench stops)."""
+    players = [functools.partial(make_player, name, speed=speed) for name in names]
+    match = new_match(game, options, players)
+    start = time.perf_counter()
+    try:
+        for result in play_games(game, options, players, games, 0, max_plies, jobs):
+            match.add(result)
+    except KeyboardInterrupt:
+        stopped_early = True
+    else:
+        stopped_early = False
+    seconds = time.perf_counter() - start
+    if not match.played:
+        raise SystemExit(f"{game}: stopped before a game ended")
+    played = sorted(result.number for result in match.played)
+    record = match.records[0]
+    low, high = record.interval()
+    option = "".join(f" --option {k}={v}" for k, v in options.items())
+    command = (f"gameboard arena {game}{option} --players {' '.join(names)} --games {games} "
+               f"--max-plies {max_plies} --speed {speed:.2f} --jobs {jobs}")
+    stopped = f" ({record.stopped} stopped)" if record.stopped else ""
+    named = f"{game} ({options['players']} players)" if options else game
+    count = f"{len(played)} (games {_ranges(played)} of {games}, stopped by Ctrl-C)" if stopped_early else f"{games}"
+    print(f"| {named} | {' vs '.join(names)} | {count} | {record.score:.0%} ({record.wins}-{record.draws}-"
+          f"{record.losses}){stopped} | {low:.0%}-{high:.0%} | {sum(match.plies) / len(played):.0f} | {seconds:.0f} | "
+          f"`{command}` |", flush=True)
+    if stopped_early:
+        raise SystemExit(130)
+
+
+def _ranges(numbers: list[int]) -> str:
+    """Game numbers as ranges: 0-11, 13."""
+    spans: list[list[int]] = []
+    for number in numbers:
+        if spans and number == spans[-1][1] + 1:
+            spans[-1][1] = number
+        else:
+            spans.append([number, number])
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in spans)
+
+
+def told_apart_table(games: list[tuple[str, dict[str, Any], int]], plays: int = 3, max_plies: int = 1500) -> None:
+    """Greedy against random, seats alternating: the share of greedy's decisions (of more than one move)
+    where its values do not tie every move, one ply ahead (as it was) and to the end of its own turn."""
+    print("| game | one ply ahead | to the end of its turn | plies of the 3 games (to its turn's end) |")
+    print("|---|---|---|---|")
+    for game, options, _ in games:
+        cells = []
+        for budget in (0, GreedyPlayer().budget):
+            greedy, plies = GreedyPlayer(1, budget=budget), 0
+            for number in range(plays):
+                state, other, dice = new_game(game, **options), RandomPlayer(number), random.Random(number)
+                while not state.is_terminal() and len(state.history) < max_plies:
+                    if state.is_chance_node():
+                        state.push(state.random_move(dice))
+                    else:
+                        mover = greedy if state.current_player == number % 2 else other
+                        state.push(mover.choose(state))
+                plies += len(state.history)
+            cells.append(f"{greedy.told_apart / max(1, greedy.decisions):.1%} ({greedy.told_apart}/{greedy.decisions})")
+        print(f"| {game} | {cells[0]} | {cells[1]} | {plies} |", flush=True)
 
 
 if __name__ == "__main__":

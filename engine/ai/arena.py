@@ -3,8 +3,12 @@
 ``play_match`` plays ``games`` games of one game between 2-4 players; game ``g`` seats
 the players rotated by ``g`` places, so each sits each seat equally often over a multiple
 of the player count.  Every game builds its players afresh, each with a seed drawn from
-the match's seed, the game's number and the player's place, and draws its dice likewise:
-a match is reproduced exactly from its seed, and its games may run in several processes.
+the match's seed, the game's number and the player's place, and draws its dice likewise,
+so its games may run in several processes.  A match is reproduced exactly from its seed
+where the players' budgets are fixed (random, greedy, searches of a fixed number of
+simulations); players searching to a deadline depend on timing as well.  Each game is
+played in one process, so a player's deadline on that process's CPU clock
+(``time.process_time``) gives each the same work however loaded the machine is.
 A game still going after ``max_plies`` is stopped and counted a draw.  A draw counts half
 a win in the score, whose interval is Wilson's.
 """

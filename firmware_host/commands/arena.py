@@ -1,4 +1,11 @@
-"""``gameboard arena GAME --players A B ...``: players against each other, with win rates and 95% intervals."""
+"""``gameboard arena GAME --players A B ...``: players against each other, with win rates and 95% intervals.
+
+The searching players (the computer and plain UCT) get the same budget at the same level: a whole
+turn within the level's Raspberry Pi 4 seconds divided by ``--speed``, on the CPU clock of the
+process playing the game (``time.process_time``), so a loaded machine does not favour either.
+Deadlines make a game depend on timing: only ``--simulations`` (a fixed budget per step) repeats
+a match exactly from its seed.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +14,22 @@ import functools
 import json
 import os
 import sys
+import time
 from typing import Any, TextIO
 
 from engine.ai.arena import Match, new_match, play_games
 from engine.ai.baselines import GreedyPlayer, RandomPlayer
-from engine.ai.levels import LEVELS
+from engine.ai.levels import DEFAULT_LEVEL, LEVELS
 from engine.ai.player import Computer, Player
+from engine.ai.speed import PI4, measure
+from engine.ai.uct import UCTPlayer
 from engine.errors import GameboardError
 from engine.registry import GAMES
 from firmware_host.commands.arguments import add_option_argument, game_options
 
-PLAYER_KINDS = ["random", "greedy"] + [f"computer:{name}" for name in LEVELS]
+#: The players that search, at a level's budget.
+SEARCHERS = {"computer": Computer, "uct": UCTPlayer}
+PLAYER_KINDS = ["random", "greedy"] + [f"{kind}:{name}" for kind in SEARCHERS for name in LEVELS]
 #: More processes than this only wait for the cores.
 MAX_JOBS = 64
 
@@ -25,10 +37,14 @@ MAX_JOBS = 64
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "arena", help="play computer players and baselines against each other; win rates with 95%% intervals",
-        description="Seats rotate every game; dice and players are seeded, so a run is repeated exactly by its seed.")
+        description="Seats rotate every game; dice and players are seeded.  The computer and plain UCT (uct) get "
+                    "the same CPU time a turn at the same level: the level's Raspberry Pi 4 seconds divided by "
+                    "--speed.  Their deadlines make games depend on timing, so only --simulations repeats a run "
+                    "exactly from its seed.")
     parser.add_argument("game", choices=list(GAMES), help="the game (2-4 players)")
     parser.add_argument("--players", nargs="+", required=True, metavar="PLAYER",
-                        help=f"one per seat: {', '.join(PLAYER_KINDS)} (computer means computer:normal)")
+                        help=f"one per seat: {', '.join(PLAYER_KINDS)} (computer means computer:normal, uct "
+                             f"uct:normal: plain UCT, random playouts to the game's end, an independent opponent)")
     parser.add_argument("--games", type=_count, default=20, help="games to play (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the dice and the players (default 0)")
     add_option_argument(parser, "players=2")
@@ -37,6 +53,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--jobs", type=_jobs, default=1,
                         help=f"games played at once, each in its own process, 1 to {MAX_JOBS} (default 1; the "
                              f"results are the same; this machine has {os.cpu_count() or 1} cores)")
+    parser.add_argument("--speed", type=_speed, default="auto",
+                        help="this machine's speed as a multiple of a Raspberry Pi 4's: a level's turn takes its Pi 4 "
+                             "seconds divided by this, in CPU seconds (default auto: measured once at the start)")
+    parser.add_argument("--simulations", type=_count, metavar="N",
+                        help="give the computer and uct players N simulations a step and no deadline: slower "
+                             "or faster than their level, but a run is repeated exactly by its seed")
     parser.add_argument("--json", action="store_true", help="the results as JSON")
     parser.set_defaults(handler=run_arena)
 
@@ -59,19 +81,44 @@ def _jobs(text: str) -> int:
     return jobs
 
 
-def make_player(text: str, seed: int) -> Player:
+def _speed(text: str) -> str | float:
+    if text == "auto":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither auto nor a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a speed above 0 (1 is a Raspberry Pi 4)")
+    return value
+
+
+def make_player(text: str, seed: int, *, speed: float = PI4, simulations: int | None = None) -> Player:
+    """The player ``text`` names; a searching one with a turn of its level's seconds / ``speed`` in CPU
+    time, or ``simulations`` a step."""
     if text == "random":
         return RandomPlayer(seed)
     if text == "greedy":
         return GreedyPlayer(seed)
-    kind, _, level = text.partition(":")
-    if text == "computer" or (kind == "computer" and level in LEVELS):
-        return Computer(level or "normal", seed)
-    raise GameboardError(f"no player {text!r}; players: {', '.join(PLAYER_KINDS)}")
+    kind, colon, level = text.partition(":")
+    if kind in SEARCHERS and (level in LEVELS if colon else True):
+        return SEARCHERS[kind](level or DEFAULT_LEVEL, seed, speed=speed, simulations=simulations,
+                               clock=time.process_time)
+    raise GameboardError(f"no player {text!r}; players: {', '.join(PLAYER_KINDS)} (computer and uct alone: "
+                         f"at {DEFAULT_LEVEL})")
+
+
+def searches(texts: list[str]) -> bool:
+    """Whether any of these players searches to a deadline (and so needs the machine's speed)."""
+    return any(text.partition(":")[0] in SEARCHERS for text in texts)
 
 
 def run_arena(args: argparse.Namespace) -> int:
-    players = [functools.partial(make_player, text) for text in args.players]
+    speed = PI4
+    if searches(args.players) and args.simulations is None:
+        speed = measure() if args.speed == "auto" else args.speed
+    players = [functools.partial(make_player, text, speed=speed, simulations=args.simulations)
+               for text in args.players]
     options = game_options(args.option)
     try:
         match = new_match(args.game, options, players, args.seed)
@@ -88,9 +135,23 @@ def run_arena(args: argparse.Namespace) -> int:
     bar.done()
     if stopped:
         print(f"gameboard arena: stopped by Ctrl-C after {len(match.played)} of {args.games} games", file=sys.stderr)
+    budget = budget_note(args.players, speed, args.simulations)
     if match.played:
-        print(json.dumps(as_json(match), indent=2) if args.json else table(match))
+        print(json.dumps(as_json(match) | {"budget": budget}, indent=2) if args.json
+              else table(match) + (f"\n{budget}" if budget else ""))
     return 130 if stopped else 0
+
+
+def budget_note(texts: list[str], speed: float, simulations: int | None) -> str:
+    """What the searching players were given, or "" without any."""
+    if not searches(texts):
+        return ""
+    if simulations is not None:
+        return f"computer and uct: {simulations} simulations a step, no deadline"
+    levels = sorted({text.partition(":")[2] or DEFAULT_LEVEL for text in texts if text.partition(":")[0] in SEARCHERS},
+                    key=list(LEVELS).index)
+    turns = ", ".join(f"{name} {LEVELS[name].seconds / speed:.2f} s" for name in levels)
+    return f"computer and uct: a turn within the level's Pi 4 seconds / speed {speed:.2f}, in CPU time ({turns})"
 
 
 def as_json(match: Match) -> dict[str, Any]:

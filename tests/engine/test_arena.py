@@ -1,4 +1,5 @@
-"""The arena: Wilson's interval, seats rotated, a match reproduced from its seed, the ply cap, the command, Ctrl-C."""
+"""The arena: Wilson's interval, seats rotated, a match reproduced from its seed, the ply cap, the command, Ctrl-C,
+plain UCT and the computer at equal CPU time."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from engine.ai.baselines import GreedyPlayer, RandomPlayer
 from engine.core import State
 from engine.registry import new_game
 from firmware_host.cli import main
+from firmware_host.commands.arena import make_player
 
 
 def test_wilsons_interval_matches_known_values():
@@ -121,3 +124,25 @@ def test_ctrl_c_prints_the_table_of_the_games_played(jobs: str) -> None:
     played = int(out.split(" games,")[0].removeprefix("hexover: "))
     assert arena.returncode == 130 and "Traceback" not in err, err
     assert f"stopped by Ctrl-C after {played} of 100000 games" in err and "greedy" in out and played >= 1, (out, err)
+
+
+def test_plain_uct_and_the_computer_get_the_same_cpu_time_a_turn_at_a_level():
+    for level, seconds in (("easy", 0.25), ("hard", 2.5)):
+        computer, uct = make_player(f"computer:{level}", 1, speed=4.0), make_player(f"uct:{level}", 1, speed=4.0)
+        assert computer.seconds == uct.seconds == seconds
+        assert computer.clock is uct.clock is time.process_time
+    assert make_player("uct", 1).name == "uct:normal"
+
+
+def test_with_fixed_simulations_a_run_with_uct_repeats_from_its_seed_and_says_its_budget(capsys):
+    argv = ["arena", "hexover", "--players", "uct", "computer:easy", "--games", "2", "--simulations", "20", "--json"]
+    runs = []
+    for _ in range(2):
+        assert main(argv) == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    assert runs[0] == runs[1] and [p["name"] for p in runs[0]["players"]] == ["uct:normal", "computer:easy"]
+    assert runs[0]["budget"] == "computer and uct: 20 simulations a step, no deadline"
+    for speed, message in (("0", "give a speed above 0"), ("fast", "neither auto nor a number")):
+        with pytest.raises(SystemExit):
+            main(["arena", "hexover", "--players", "uct", "random", "--speed", speed])
+        assert message in capsys.readouterr().err
