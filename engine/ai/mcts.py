@@ -83,12 +83,14 @@ def search(state: State, settings: Settings, rng: random.Random, evaluator: Eval
 
 
 def search_dealt(deals: Sequence[State], settings: Settings, rng: random.Random,
-                 evaluator: Evaluator = evaluate) -> Node:
+                 evaluator: Evaluator = evaluate, root: Node | None = None) -> Node:
     """Information-set search, after OpenSpiel's ``ismcts.py``: one tree of moves grown over several
     positions a seat cannot tell apart (``deals``, each left unchanged), walked in turn, one per
     simulation.  Deals may part later in the tree (a revealed value sends a token home in one, back
-    in another): a walk passes over the moves not legal in its deal and adds those new to the tree."""
-    root = Node(None, deals[0].current_player)
+    in another): a walk passes over the moves not legal in its deal and adds those new to the tree.
+    ``root`` continues a tree grown before over the same deals."""
+    if root is None:
+        root = Node(None, deals[0].current_player)
     while root.visits < settings.simulations and not (root.children and _late(settings)):
         _simulate(deals[root.visits % len(deals)], root, settings, rng, evaluator, dealt=True)
     return root
