@@ -208,15 +208,16 @@ def test_a_daemon_killed_in_the_computers_turn_shows_the_same_move_again_and_its
     target = Path(__file__).with_name("computer_kill_target.py")
     journal = tmp_path / "journal.sqlite3"
 
-    def run_until_shown():
-        process = subprocess.Popen([sys.executable, str(target), str(journal)], stdout=subprocess.PIPE, text=True)
+    def run_until_shown(seed: int):
+        process = subprocess.Popen([sys.executable, str(target), str(journal), str(seed)], stdout=subprocess.PIPE,
+                                   text=True)
         worker = int(process.stdout.readline().split()[1])
         shown = process.stdout.readline().split()[1]
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
         return worker, shown
 
-    worker, first = run_until_shown()
+    worker, first = run_until_shown(1)
     deadline = time.monotonic() + PATIENCE
     while True:  # the worker notices its daemon is gone
         try:
@@ -225,5 +226,7 @@ def test_a_daemon_killed_in_the_computers_turn_shows_the_same_move_again_and_its
             break
         assert time.monotonic() < deadline, "the computer's worker outlived its killed daemon"
         time.sleep(0.1)
-    _, again = run_until_shown()
+    # Planned afresh, the turn would differ (a deadline's plan does, run to run; here the seed differs too): the
+    # journal kept the turn decided, and the restarted daemon shows it.
+    _, again = run_until_shown(2)
     assert again == first
