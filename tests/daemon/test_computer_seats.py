@@ -9,12 +9,14 @@ import time
 
 import pytest
 
+from engine.ai.player import plan_turn
 from engine.registry import game_class
 from firmware_host.presenter import PALETTE
 from firmware_host.seats import Seat, parse_seat, parse_seats
-from firmware_host.thinker import NICENESS
+from firmware_host.thinker import NICENESS, Answer, Question, Thinker, Thinking
 from firmware_host.tracker import Status
 from hal.mock import Noise
+from tests.engine.test_search import random_position
 
 COMPUTER = Seat("computer", "easy")
 HUMAN = Seat()
@@ -230,3 +232,62 @@ def test_a_daemon_killed_in_the_computers_turn_shows_the_same_move_again_and_its
     # journal kept the turn decided, and the restarted daemon shows it.
     _, again = run_until_shown(2)
     assert again == first
+
+
+def collect(thinker: Thinker) -> list[Answer]:
+    """Every reply to the question asked, until the last."""
+    replies, deadline = [], time.monotonic() + PATIENCE
+    while not replies or not replies[-1].done:
+        assert time.monotonic() < deadline, "the worker gave no answer"
+        reply = thinker.answer()
+        if reply is None:
+            time.sleep(0.01)
+        else:
+            assert not reply.error, reply.error
+            replies.append(reply)
+    return replies
+
+
+def test_the_worker_sends_the_computers_turn_step_by_step_and_a_hint_whole():
+    state = random_position("overpass", {"players": 2}, 10, 1)
+    expected = tuple(str(move) for move in plan_turn(state, "easy", 3, simulations=20))
+    assert len(expected) > 1, "a turn of several steps"
+    thinker = Thinker(Thinking(simulations=20))
+    try:
+        thinker.ask(Question(("computer", state.current_player, len(state.history), 0), state.to_json(), "easy", 3))
+        replies = collect(thinker)
+        assert [reply.moves for reply in replies] == [expected[:n] for n in range(1, len(expected) + 1)]
+        assert [reply.done for reply in replies] == [False] * (len(expected) - 1) + [True] and not thinker.busy
+        thinker.ask(Question(("hint", state.current_player, len(state.history), 0), state.to_json(), "easy", 3))
+        assert [reply.moves for reply in collect(thinker)] == [expected], "a hint shows the whole turn at once"
+        # Steps kept over a restart are continued, not planned again.
+        thinker.ask(Question(("computer", state.current_player, len(state.history), 1), state.to_json(), "easy", 3,
+                             planned=expected[:1]))
+        assert collect(thinker)[0].moves[:1] == expected[:1]
+    finally:
+        thinker.close()
+
+
+def test_following_the_hint_through_a_turn_shows_each_step_without_planning_again(tables, hands, tmp_path):
+    daemon, mock, clock = tables.open_board(game_class("overpass")(players=2), tmp_path / "j.sqlite3")
+    person = hands.Hands(daemon, mock, clock)
+    try:
+        rng = random.Random(4)
+        while len(daemon.state.history) < 8 or daemon.state.is_chance_node():
+            person.play(daemon.state, hands.pick(daemon.state, rng))
+        mock.buttons.press("hint")
+        await_computer(daemon, person)
+        plan = daemon.snapshot()["decided"]
+        assert plan["by"] == "hint" and len(plan["moves"]) > 1, "an Over-Pass turn of several steps"
+        assert f"hint: {plan['moves'][0]}, then {plan['moves'][1]}" in daemon.status_text()
+        for step, move in enumerate(plan["moves"][:-1]):
+            person.play(daemon.state, daemon.state.parse_move(move))
+            assert daemon.snapshot()["carry"] is None, "the hint goes once a move is made"
+            mock.buttons.press("hint")
+            person.run(0.01)
+            snapshot = daemon.snapshot()
+            assert not snapshot["thinking"], "the turn's plan is kept: nothing is planned again"
+            assert snapshot["carry"]["move"] == plan["moves"][step + 1]
+            assert f"hint: {plan['moves'][step + 1]}" in daemon.status_text()
+    finally:
+        daemon.close()
