@@ -114,9 +114,12 @@ class Computer:
         moves: list[Move] = []
         pushed = 0  # the moves of ``moves`` pushed on ``state`` now
         root: Node | None = None  # the tree grown so far for the position reached
+        #: Every tree of the turn, freed once it is over: freeing the moves not played (10^5 nodes and more in
+        #: an Over-Pass turn at hard) takes milliseconds, which would carry the turn past its deadline.
+        trees: list[Node] = []
         try:
             while True:
-                move, root = self._step(state, player, turn, root, rng, first=not moves)
+                move, root = self._step(state, player, turn, root, rng, trees, first=not moves)
                 moves.append(move)
                 state.push(move)
                 pushed += 1
@@ -134,19 +137,20 @@ class Computer:
             for _ in range(pushed):
                 state.pop()
 
-    def _step(self, state: State, player: int, turn: TurnClock | None, root: Node | None,
-              rng: random.Random, first: bool) -> tuple[Move, Node | None]:
-        """The next step of the turn (the ``first``?), and the subtree below it (None where none is kept)."""
+    def _step(self, state: State, player: int, turn: TurnClock | None, root: Node | None, rng: random.Random,
+              trees: list[Node], first: bool) -> tuple[Move, Node | None]:
+        """The next step of the turn (the ``first``?), and the subtree below it (None where none is kept); the
+        trees searched are added to ``trees``."""
         if hidden.hides_values(state):
-            return self._search_deals(state, player, turn, first), None
-        legal = list(state.legal_moves)
-        if len(legal) == 1:
-            move = legal[0]
-        elif turn is not None and turn.out_of_time():
+            return self._search_deals(state, player, turn, trees, first), None
+        if turn is not None and turn.out_of_time():  # no time to list the moves (0.2-3 ms in Over-Pass on a Pi 4)
             move = _best_known(root, state, self.settings(state), rng)
+        elif len(legal := list(state.legal_moves)) == 1:
+            move = legal[0]
         else:
             deadline = turn.step_deadline(root, first) if turn else None
             root = search(state, self.settings(state, deadline), rng, root=root)
+            trees.append(root)
             move = root.best_child().move  # type: ignore[assignment]
             if turn is not None and not turn.out_of_time() and _ends_turn(state, move, player):
                 # The turn looks like a single step: it may take the whole turn's time.
@@ -154,16 +158,21 @@ class Computer:
                 move = root.best_child().move  # type: ignore[assignment]
         return move, next((child for child in root.children or () if child.move == move), None) if root else None
 
-    def _search_deals(self, state: State, player: int, turn: TurnClock | None, first: bool) -> Move:
+    def _search_deals(self, state: State, player: int, turn: TurnClock | None, trees: list[Node],
+                      first: bool) -> Move:
         """The move tried most by one search over ``DEALS`` positions the seat cannot tell apart."""
-        legal = list(state.legal_moves)
-        if len(legal) == 1:
-            return legal[0]
         rng = random.Random(self._seed_for(state, player))
+        if turn is None or not turn.out_of_time():
+            legal = list(state.legal_moves)
+            if len(legal) == 1:
+                return legal[0]
+        deals = [hidden.sample(state, player, rng)]
+        while len(deals) < DEALS and not (turn is not None and turn.out_of_time()):  # a deal is 0.7 ms on a Pi 4
+            deals.append(hidden.sample(state, player, rng))
         if turn is not None and turn.out_of_time():  # a move of one deal: a playout reads the values it walks
-            return state.parse_move(str(_best_known(None, hidden.sample(state, player, rng), self.settings(state), rng)))
-        deals = [hidden.sample(state, player, rng) for _ in range(DEALS)]
+            return state.parse_move(str(_best_known(None, deals[0], self.settings(state), rng)))
         root = search_dealt(deals, self.settings(state, turn.step_deadline(None, first) if turn else None), rng)
+        trees.append(root)
         move = state.parse_move(str(root.best_child().move))
         if turn is not None and not turn.out_of_time() and _ends_turn(state, move, player):
             root = search_dealt(deals, self.settings(state, turn.deadline), rng, root=root)
