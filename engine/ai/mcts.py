@@ -103,7 +103,7 @@ def search_dealt(deals: Sequence[State], settings: Settings, rng: random.Random,
 
 
 #: Playout steps between two looks at the clock: a simulation met by the deadline is dropped within these.
-PLIES_PER_LOOK = 16
+PLIES_PER_LOOK = 4
 
 
 class _Late(Exception):
