@@ -3,8 +3,10 @@ process, carried out by a person's hands as the LEDs show it, and only that move
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import sqlite3
 import time
 
 import pytest
@@ -35,6 +37,15 @@ def await_computer(daemon, person) -> int:
         steps += 1
         time.sleep(0.002)
     return steps
+
+
+def await_whole_turn(daemon, person) -> None:
+    """Step the loop until the computer has planned the rest of its turn."""
+    deadline = time.monotonic() + PATIENCE
+    while daemon.thinker.busy:
+        assert time.monotonic() < deadline, f"the computer did not finish its turn: {daemon.status_text()}"
+        person.run(0.01)
+        time.sleep(0.002)
 
 
 def play(daemon, mock, person, pick, plies: int, seed: int = 0) -> int:
@@ -250,9 +261,9 @@ def collect(thinker: Thinker) -> list[Answer]:
 
 def test_the_worker_sends_the_computers_turn_step_by_step_and_a_hint_whole():
     state = random_position("overpass", {"players": 2}, 10, 1)
-    expected = tuple(str(move) for move in plan_turn(state, "easy", 3, simulations=20))
+    expected = tuple(str(move) for move in plan_turn(state, "easy", 3, simulations=8))
     assert len(expected) > 1, "a turn of several steps"
-    thinker = Thinker(Thinking(simulations=20))
+    thinker = Thinker(Thinking(simulations=8))
     try:
         thinker.ask(Question(("computer", state.current_player, len(state.history), 0), state.to_json(), "easy", 3))
         replies = collect(thinker)
@@ -291,3 +302,35 @@ def test_following_the_hint_through_a_turn_shows_each_step_without_planning_agai
             assert f"hint: {plan['moves'][step + 1]}" in daemon.status_text()
     finally:
         daemon.close()
+
+
+def test_a_restart_after_the_first_step_of_a_turn_shows_it_and_plans_only_the_rest(tables, hands, tmp_path):
+    journal = tmp_path / "j.sqlite3"
+    daemon, mock, clock = tables.open_board(game_class("overpass")(players=2), journal, seats=(HUMAN, COMPUTER))
+    person, rng = hands.Hands(daemon, mock, clock), random.Random(2)
+    try:
+        while True:  # to a computer's turn of several steps
+            if daemon.state.current_player == 1:
+                await_computer(daemon, person)
+                await_whole_turn(daemon, person)
+                if len(daemon.snapshot()["decided"]["moves"]) > 1 and daemon.carry is not None:
+                    break
+                play(daemon, mock, person, hands.pick, 1)
+            else:
+                person.play(daemon.state, hands.pick(daemon.state, rng))
+        first = daemon.snapshot()["decided"]["moves"][0]
+    finally:
+        daemon.close()
+    # Killed with only its first step decided: what the journal holds then.
+    with sqlite3.connect(journal) as db:
+        db.execute("UPDATE decided_turns SET moves = ?, complete = 0", (json.dumps([first]),))
+    again, mock, clock = tables.open_board(game_class("overpass")(players=2), journal, seats=(HUMAN, COMPUTER),
+                                           contents=mock.contents)
+    try:
+        assert again.snapshot()["carry"]["move"] == first, "shown again at once, as before the restart"
+        assert again.thinker.busy and again.thinker.asked.planned == (first,), "only the rest is planned"
+        await_whole_turn(again, hands.Hands(again, mock, clock))
+        decided = again.snapshot()["decided"]
+        assert decided["moves"][0] == first and again.snapshot()["carry"]["move"] == first
+    finally:
+        again.close()
