@@ -8,7 +8,8 @@ Pi 4s), so each turn's deadline here is the level's Pi 4 seconds divided by five
 game and level: CPU seconds per whole turn here (median, p90, max), the same modelled on a
 Pi 4 (x ``PI4_SLOWER``), the longest first step of a turn of several (the board lights it
 meanwhile), and the most a turn ran past its deadline (held: within ``PAST_MS``).  Then the hint (the person's whole
-turn within ``HINT_SECONDS`` on a Pi 4) on the positions met: median and max.
+turn within ``HINT_SECONDS`` on a Pi 4) on the positions met: median and max; a puzzle's hint comes from its
+solver instead (``bench/puzzle_hints.py``).
 
     .venv/bin/python bench/turn_time.py [--turns 8] [--seeds 3] [--games overpass hexover]
 
@@ -29,6 +30,7 @@ from engine.ai.player import Computer
 from engine.ai.speed import PI4_SLOWER
 from engine.core import State
 from engine.registry import GAMES, new_game
+from engine.solvers import SOLVERS
 
 #: Options of the games measured: two players where a game takes more.
 OPTIONS = {"overpass": {"players": 2}, "pawns-crossing": {"players": 2}}
@@ -113,7 +115,7 @@ def main() -> None:
     hint_rows = []
     for name in args.games:
         for level in LEVELS:
-            figures = measure(name, level, args.turns, args.seeds, hints=level == DEFAULT_LEVEL)
+            figures = measure(name, level, args.turns, args.seeds, hints=level == DEFAULT_LEVEL and name not in SOLVERS)
             turns = figures.turns
             here = (statistics.median(turns), p90(turns), max(turns))
             first = f"{max(figures.firsts) * pi4:.2f} s" if figures.firsts else "(one step)"
