@@ -902,7 +902,8 @@ class Daemon:
             return f"{text}{dice} to move: {waiting}{self._remote_words(seat.holder)}"
         if self._decided is not None:
             step = self._decided.step(self._history_text) or 0
-            return f"{text}{dice}: {self._plan_text(self._decided, step)}: {self._guide_words()}"
+            rest = "" if self._decided.complete else ", then thinking..."  # the plan grows as its steps are decided
+            return f"{text}{dice}: {self._plan_text(self._decided, step)}{rest}: {self._guide_words()}"
         text = f"{text} to move{dice}"
         if self._hint is not None:
             step = self._hint.step(self._history_text) or 0

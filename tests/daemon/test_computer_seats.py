@@ -329,6 +329,7 @@ def test_a_restart_after_the_first_step_of_a_turn_shows_it_and_plans_only_the_re
     try:
         assert again.snapshot()["carry"]["move"] == first, "shown again at once, as before the restart"
         assert again.thinker.busy and again.thinker.asked.planned == (first,), "only the rest is planned"
+        assert f"(computer) (roll " in again.status_text() and f": {first}, then thinking...: " in again.status_text()
         await_whole_turn(again, hands.Hands(again, mock, clock))
         decided = again.snapshot()["decided"]
         assert decided["moves"][0] == first and again.snapshot()["carry"]["move"] == first
