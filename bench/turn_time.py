@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from engine.ai.levels import DEFAULT_LEVEL, HINT_SECONDS, LEVELS
 from engine.ai.player import Computer
 from engine.ai.speed import PI4_SLOWER
-from engine.core import State
+from engine.core import Move, State
 from engine.registry import GAMES, new_game
 from engine.solvers import SOLVERS
 
@@ -51,11 +51,12 @@ class Figures:
     hints: list[float] = field(default_factory=list)
 
 
-def timed_turn(computer: Computer, state: State) -> tuple[list, float, float | None]:
+def timed_turn(computer: Computer, state: State) -> tuple[list[Move], float, float | None]:
     """The computer's turn from ``state``, its CPU seconds until its last step is given (its trees are freed
     after that), and its first step's where it has more than one."""
     start = time.process_time()
-    moves, first, spent = [], None, 0.0
+    moves: list[Move] = []
+    first, spent = None, 0.0
     for move in computer.steps(state):
         spent = time.process_time() - start
         if not moves:

@@ -231,22 +231,12 @@ def _steps_expected(root: Node) -> int:
 
 
 def _ends_turn(state: State, move: Move, player: int) -> bool:
-    """Whether ``player`` hands over after ``move`` (or the game ends), or after the one move left then (Over-Pass's
-    ``end`` once the roll is spent): the turn has no step after it to think about."""
+    """Whether ``player`` hands over after ``move`` (or the game ends): the turn has no step after it.  A turn
+    with a forced step after it (Over-Pass's ``end`` once the roll is spent) still shows this one within the
+    first step's time."""
     state.push(move)
     try:
-        if state.current_player != player or state.game.num_players == 1:
-            return True
-        legal = list(state.legal_moves)
-        return len(legal) == 1 and _hands_over(state, legal[0], player)
-    finally:
-        state.pop()
-
-
-def _hands_over(state: State, move: Move, player: int) -> bool:
-    state.push(move)
-    try:
-        return state.current_player != player
+        return state.current_player != player or state.game.num_players == 1
     finally:
         state.pop()
 
