@@ -152,9 +152,9 @@ class Computer:
             root = search(state, self.settings(state, deadline), rng, root=root)
             trees.append(root)
             move = root.best_child().move  # type: ignore[assignment]
-            if turn is not None and not turn.out_of_time() and _ends_turn(state, move, player):
-                # The turn looks like a single step: it may take the whole turn's time.
-                root = search(state, self.settings(state, turn.deadline), rng, root=root)
+            while turn is not None and not turn.out_of_time() and _ends_turn(state, move, player):
+                # The turn looks like a single step: it may take the whole turn's time, while its best move ends it.
+                root = search(state, self.settings(state, turn.stretch()), rng, root=root)
                 move = root.best_child().move  # type: ignore[assignment]
         return move, next((child for child in root.children or () if child.move == move), None) if root else None
 
@@ -174,8 +174,8 @@ class Computer:
         root = search_dealt(deals, self.settings(state, turn.step_deadline(None, first) if turn else None), rng)
         trees.append(root)
         move = state.parse_move(str(root.best_child().move))
-        if turn is not None and not turn.out_of_time() and _ends_turn(state, move, player):
-            root = search_dealt(deals, self.settings(state, turn.deadline), rng, root=root)
+        while turn is not None and not turn.out_of_time() and _ends_turn(state, move, player):
+            root = search_dealt(deals, self.settings(state, turn.stretch()), rng, root=root)
             move = state.parse_move(str(root.best_child().move))
         return move
 
@@ -190,7 +190,8 @@ class TurnClock:
     """How a turn's deadline is shared among its steps.
 
     A step that ends the turn (the player changes after it: most games' only step) may take all
-    the time left.  The first step of a turn of several takes at most ``first`` seconds (a
+    the time left, as long as its best move still ends the turn (looked at every quarter of a
+    first step's time).  The first step of a turn of several takes at most ``first`` seconds (a
     second on a Raspberry Pi 4, so the board lights it at once) and at most ``STEP_SHARE`` of the
     turn; each later step an equal share of the time left among the steps its tree still expects.
     Once the deadline has passed, the clock is read no more: each step left plays the best its
@@ -208,6 +209,11 @@ class TurnClock:
         if not self._late:
             self._late = self.clock() >= self.deadline
         return self._late
+
+    def stretch(self) -> float:
+        """When a step that ends the turn looks again whether its best move still does: a quarter of a first
+        step's time on, at most the deadline (a step that turns out to have steps after it is given then)."""
+        return min(self.deadline, self.clock() + self.first / 4)
 
     def step_deadline(self, root: Node | None, first: bool) -> float:
         """When the search for the next step stops (the turn's ``first``?): ``root`` is its tree so far."""
