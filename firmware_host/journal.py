@@ -305,8 +305,8 @@ class Journal:
         with self._writing("the computer's turn"), self._db:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.execute(TURN_SCHEMA)
-            self._db.execute("INSERT OR REPLACE INTO decided_turns (game, question, moves, complete) VALUES (?, ?, ?, ?)",
-                             (self.game_id, question, json.dumps(list(moves)), int(complete)))
+            self._db.execute("INSERT OR REPLACE INTO decided_turns (game, question, moves, complete) "
+                             "VALUES (?, ?, ?, ?)", (self.game_id, question, json.dumps(list(moves)), int(complete)))
 
     def kept_turn(self, question: str) -> tuple[tuple[str, ...], bool] | None:
         """The computer's turn kept for ``question`` in the current game, and whether it is complete; None if none."""

@@ -4,9 +4,9 @@
 ``Thinker.answer`` polls for the reply without blocking.  The computer's turn comes step by
 step: each reply holds the steps decided so far (``Answer.done`` on the last), so the board
 lights the first step of an Over-Pass turn while the rest is planned.  The worker plans within
-the level's deadline on a Raspberry Pi 4 divided by the machine's speed (``Thinking``): given, or
-measured by the first worker and passed on to the next (``engine/ai/speed.py``).  A question about a position
-that is no longer on the board is dropped: asking another while the worker is busy
+the level's deadline on a Raspberry Pi 4 divided by the machine's speed (``Thinking``): given,
+or measured by the first worker and passed on to the next (``engine/ai/speed.py``).  A
+question about a position that is no longer on the board is dropped: asking another while the worker is busy
 stops that worker and starts a fresh one.  A worker that dies is started again at the
 next question, and its death is reported as the answer's error.  A worker whose daemon
 was killed (SIGKILL, a power cut of the process) ends by itself within ``PARENT_CHECK_S``.
@@ -142,12 +142,15 @@ def _answer(question: Question, lines: dict[str, tuple[str, ...]], thinking: Thi
         reply(Answer(question.key, tuple(decided), speed=speed))
         return
     new: list[Move] = []
+    done = False
     for move in computer.steps(state):
         new.append(move)
         decided.append(str(move))
         done = _hands_over(state, new, player)
         if done or not hint:  # a hint is shown whole; the computer's turn step by step
             reply(Answer(question.key, tuple(decided), done=done, speed=speed))
+    if not done:  # the plan ended where the turn goes on: it is all there is
+        reply(Answer(question.key, tuple(decided), speed=speed))
 
 
 def _hands_over(state: State, moves: list[Move], player: int) -> bool:

@@ -109,7 +109,7 @@ def test_the_first_step_of_a_turn_of_several_comes_within_its_share_and_the_stat
     steps = computer.steps(state)
     next(steps)
     first_share = min(FIRST_STEP_SECONDS, STEP_SHARE * LEVELS["hard"].seconds) / TENTH
-    assert clock.now <= first_share + 4, "the board lights the first step while the rest is planned (give or take reads)"
+    assert clock.now <= first_share + 4, "the board lights the first step while the rest is planned"
     assert state.position() == position
     rest = list(steps)
     assert rest and state.position() == position
