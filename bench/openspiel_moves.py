@@ -2,13 +2,14 @@
 
 Square Off's Classic game is OpenSpiel's ``nine_mens_morris`` until a player is down to
 three pieces (``bench/morris.py``).  Positions come from random play in OpenSpiel (4-30
-plies, both players above three pieces).  In each, our search (the computer at a level)
+plies, both players above three pieces).  In each, our search (the computer with a fixed
+number of simulations, as a level's deadline gives it about 300 a move at normal on a Pi 4)
 and OpenSpiel's ``MCTSBot`` (random rollouts, the same simulations and exploration
 constant) each pick a move.  Where they differ, a judge, OpenSpiel's ``MCTSBot`` with
 many more simulations and its solver, values the position after each move for the
 player who made it; the bench prints how often the two agree, and how often each move
 was judged the better.  Run from the repository (``pip install -e '.[test]'`` has OpenSpiel):
-``.venv/bin/python bench/openspiel_moves.py [--positions N] [--judge SIMULATIONS]``.
+``.venv/bin/python bench/openspiel_moves.py [--positions N] [--simulations 300] [--judge SIMULATIONS]``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Any
 
 from morris import capturing, flying, notation, point_map  # bench/morris.py, beside this script
 
-from engine.ai.levels import level
 from engine.ai.player import Computer
 from engine.games.squareoff import SquareOff
 
@@ -31,7 +31,7 @@ TIE = 0.05
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20)
-    parser.add_argument("--level", default="normal", help="our level; OpenSpiel gets the same simulations")
+    parser.add_argument("--simulations", type=int, default=300, help="each search's simulations a move")
     parser.add_argument("--judge", type=int, default=3000, help="the judge's simulations per position judged")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -43,14 +43,14 @@ def main() -> None:
         print("OpenSpiel is not installed (pip install -e '.[test]'): no comparison")
         return
     game = pyspiel.load_game("nine_mens_morris")
-    simulations = level(args.level).simulations
+    simulations = args.simulations
     rng = random.Random(args.seed)
     agree = ours_better = theirs_better = ties = 0
     seconds = {"ours": 0.0, "openspiel": 0.0}
     for number in range(args.positions):
         spiel, state = random_position(game, rng)
         start = time.perf_counter()
-        ours = str(Computer(args.level, args.seed + number).choose(state))
+        ours = str(Computer(seed=args.seed + number, simulations=simulations).choose(state))
         seconds["ours"] += time.perf_counter() - start
         bot = mcts.MCTSBot(game, 1.4, simulations, mcts.RandomRolloutEvaluator(1, np.random.RandomState(number)),
                            random_state=np.random.RandomState(number))

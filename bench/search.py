@@ -1,23 +1,20 @@
-"""The computer's speed: search simulations per second for every game, and seconds per decision per level.
+"""The computer's speed: search simulations per second for every game.
 
 For each game, the default level's search (its playout cut-off and evaluation) from the
-start and from a position 12 random plies in; then, for a few games, the seconds the
-computer takes at each level to plan a turn (all its moves until another player's);
-then, where OpenSpiel is installed (the test extras on
+start and from a position 12 random plies in; then, where OpenSpiel is installed (the test extras on
 x86_64), its ``mcts.py`` (random rollouts, as ours) on its C++ ``nine_mens_morris``
 against ours on Square Off, the same game until a player is down to three pieces (which moves each picks:
-``bench/openspiel_moves.py``).  Run from the repository: ``.venv/bin/python bench/search.py``.
+``bench/openspiel_moves.py``).  Levels are deadlines: the seconds a turn takes at each level are
+``bench/turn_time.py``'s.  Run from the repository: ``.venv/bin/python bench/search.py``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-import sys
 import time
 
 from engine.ai.hidden import hides_values, sample
-from engine.ai.levels import LEVELS
 from engine.ai.mcts import Settings, search, search_dealt
 from engine.ai.player import DEALS, Computer
 from engine.registry import GAMES, new_game
@@ -57,16 +54,6 @@ def main() -> None:
             state = position(name, plies)
             rates.append(f"{simulations_per_second(state):>8,.0f}" if not state.is_terminal() else "    over")
         print(f"  {name:<18} start {rates[0]}   12 plies in {rates[1]}")
-    games = sys.argv[1:] or ["squareoff", "hexover", "overpass", "pawns-crossing"]
-    print("seconds to plan a turn (its moves), 12 plies in (a Raspberry Pi 4 takes about 4 times as long)")
-    for name in games:
-        state = position(name, 12)
-        times = []
-        for level in LEVELS:
-            start = time.perf_counter()
-            moves = Computer(level, 0).plan(state)
-            times.append(f"{level} {time.perf_counter() - start:6.2f} ({len(moves)})")
-        print(f"  {name:<18} " + "   ".join(times))
     against_openspiel()
 
 

@@ -32,6 +32,9 @@ Example (``systemd/gameboard.toml`` is the documented one)::
     [loop]
     scan_hz = 200
 
+    [computer]
+    speed = "auto"                  # or this machine's speed as a multiple of a Raspberry Pi 4's, e.g. 1.0
+
     [journal]
     path = "/var/lib/gameboard/journal.sqlite3"
 
@@ -56,9 +59,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.ai.levels import HINT_SECONDS
 from engine.errors import GameboardError
 from firmware_host.remote.link import Broker
 from firmware_host.seats import Seat, parse_seats
+from firmware_host.thinker import Thinking
 from hal.base import DriverOptionError, HardwareError
 
 if TYPE_CHECKING:
@@ -121,6 +126,15 @@ SECTIONS: dict[str, dict[str, Setting]] = {
         "out_of_sync_ms": Setting(NUMBER, 3000.0, "use 100 to 600000 ms, e.g. out_of_sync_ms = 3000",
                                   _number(100, 600_000)),
         "blink_ms": Setting(NUMBER, 400.0, "use 50 to 5000 ms, e.g. blink_ms = 400", _number(50, 5000)),
+    },
+    "computer": {
+        "speed": Setting((str, int, float), "auto",
+                         'use speed = "auto" (measured when the computer first thinks) or this machine\'s speed as '
+                         "a multiple of a Raspberry Pi 4's, from 0.05 to 100, e.g. speed = 1.0 on a Pi 4",
+                         lambda v: v == "auto" or (not isinstance(v, str) and _number(0.05, 100)(v))),
+        "hint_seconds": Setting(NUMBER, HINT_SECONDS,
+                                "use the seconds a hint may take on a Raspberry Pi 4, from 0.1 to 10, e.g. 1.0",
+                                _number(0.1, 10)),
     },
     "journal": {
         "path": Setting((str,), None, 'give a writable file, e.g. path = "/var/lib/gameboard/journal.sqlite3"'),
@@ -243,6 +257,8 @@ class Config:
     remote: RemoteConfig | None
     #: Dotted key ("leds.brightness") or section ("leds") -> its line in the file.
     lines: dict[str, int]
+    #: How fast the computer thinks (its speed measured when None).
+    thinking: Thinking = Thinking()
 
     @property
     def brightness(self) -> float:
@@ -418,6 +434,8 @@ def parse_config(text: str, problems: Problems) -> Config | None:
         pin_factory=values["gpio"]["pin_factory"],
         remote=remote,
         lines=problems.lines,
+        thinking=Thinking(None if values["computer"]["speed"] == "auto" else float(values["computer"]["speed"]),
+                          hint_seconds=float(values["computer"]["hint_seconds"])),
     )
 
 

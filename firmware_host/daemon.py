@@ -20,7 +20,7 @@ import signal
 import time
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.ai.levels import DEFAULT_LEVEL
@@ -41,7 +41,7 @@ from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage
 from firmware_host.remote.seals import Opened, Seals, end_check, openings, sealing, tokens_of, unsealed
 from firmware_host.scanner import Scanner
 from firmware_host.seats import HUMAN, Seat
-from firmware_host.thinker import Answer, Question, Thinker
+from firmware_host.thinker import Answer, Question, Thinker, Thinking
 from firmware_host.todo import Todo, describe
 from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback, TrackerView
 from firmware_host.validation import check_opened_hal, wiring_places
@@ -83,7 +83,8 @@ class Daemon:
                  clock: Callable[[], float] = time.monotonic, *, loop: LoopConfig = DEFAULT_LOOP,
                  leds: LedSettings = DEFAULT_LEDS, notifier: Notifier | None = None,
                  seats: tuple[Seat, ...] = (), hints: bool = True, seed: int = 0,
-                 remote: Participant | None = None, resume: bool = True, deals: random.Random | None = None) -> None:
+                 remote: Participant | None = None, resume: bool = True, deals: random.Random | None = None,
+                 thinking: Thinking = Thinking()) -> None:
         """``state_or_game``: a position to start from, or a game: the journal's unfinished game of it is taken
         up again (unless ``resume`` is False), else a new one is dealt (``engine.deals``) from a seed drawn from
         ``deals`` (default: the operating system's random source)."""
@@ -106,14 +107,18 @@ class Daemon:
         self.remote = remote
         self.hints = hints
         self.seed = seed
-        self.thinker = Thinker()
+        self.thinker = Thinker(thinking)
         #: The turn the computer decided, carried out one step at a time; a hint shown on a person's turn.
         self._decided: Decided | None = None
         self._hint: Decided | None = None
+        #: The last hint's whole turn, and the moves before it: a person following it is shown its next step at once.
+        self._hint_plan: tuple[tuple[str, ...], Decided] | None = None
         self._guide: Guide | None = None
         #: How often the computer's process failed on this position.
         self._think_failures = 0
         self.state = self._opening_state(state_or_game, resume)
+        #: Whether the computer's turn kept in the journal may be taken up (once, on resuming).
+        self._resuming_turn = True
         #: The history's notation, kept as the game goes: snapshots are taken on every change.
         self._history_text = [str(move) for move in self.state.history]
         #: In a remote game, the chained hash after each ply (what each move message carries).
@@ -182,7 +187,7 @@ class Daemon:
             remote = host(config.remote.broker, config.remote.game, config.remote.name, game, config.seats, clock,
                           BY_HAND if config.dice_mode == "entered" else FAIR)
         return cls(game, hal, wiring, journal, clock, loop=config.loop, leds=leds, notifier=Notifier(),
-                   seats=config.seats, hints=config.hints, remote=remote)
+                   seats=config.seats, hints=config.hints, remote=remote, thinking=config.thinking)
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -498,7 +503,7 @@ class Daemon:
         if not self._journalled(lambda: self.journal.start(state), now, "press new game again once it can be"):
             return
         self.state = state
-        self._decided = None
+        self._decided = self._hint_plan = None
         self._history_text = []
         self._last_move = frozenset()
         self._todo = ()
@@ -562,18 +567,31 @@ class Daemon:
         computer = player not in (CHANCE, TERMINAL) and self.seats[player].computer
         decided = self._decided
         step = decided.step(self._history_text) if computer and decided and decided.player == player else None
+        question = self._question("computer", turn_start) if computer and step is None else None
+        if question is not None and self._resuming_turn:  # a turn planned to a deadline differs from run to run
+            decided = self._kept_turn(question, player)
+            step = decided.step(self._history_text) if decided else None
+            if decided is not None and step is not None and not decided.complete:
+                self.thinker.ask(replace(question, planned=decided.moves))  # the rest of the turn
+        self._resuming_turn = False
         if step is None:
             self._decided = None
-            question = self._question("computer", turn_start) if computer else None
             asked = self.thinker.asked
             if asked is not None and (question is None or asked.key != question.key):
                 self.thinker.cancel()
             if question is not None and self.thinker.asked is None:
                 self.thinker.ask(question)
             return [] if computer else None
+        assert decided is not None
+        self._decided = decided
         move = state.parse_move(decided.moves[step])
         self._guide = Guide.of(state, move)
         return [move]
+
+    def _kept_turn(self, question: Question, player: int) -> Decided | None:
+        """The computer's turn the journal kept for ``question`` before a restart, as far as it was planned."""
+        kept = self.journal.kept_turn(json.dumps(question.key))
+        return None if kept is None else Decided("computer", player, question.key[2], *kept)
 
     # -- remote seats ---------------------------------------------------------------------
 
@@ -726,20 +744,25 @@ class Daemon:
             self._think_failed(answer, now)
             return
         self._think_failures = 0
-        decided = Decided(by, player, ply, answer.moves)
+        decided = Decided(by, player, ply, answer.moves, answer.done)
         if by == "hint":
-            step = decided.step(self._history_text)
             if answer.note:
                 self._note = f"hint: {answer.note}"
-            if step is not None and answer.moves:
-                self._hint = decided
-                self._guide = Guide.of(self.state, self.state.parse_move(decided.moves[step]))
+            if answer.moves and len(self._history_text) >= ply:
+                self._hint_plan = (tuple(self._history_text[:ply]), decided)
+                self._show_hint()
             return
         if decided.step(self._history_text) is None:  # the turn's start was left for a plan that does not lead here
             self.thinker.ask(self._question("computer", len(self._history_text)))
             return
+        try:
+            self.journal.keep_turn(json.dumps(answer.key), answer.moves, answer.done)
+        except JournalWriteError as exc:  # the turn is shown all the same: only a restart would plan it again
+            self._note = f"the computer's turn is not kept for a restart: {exc}"
+        shown = self._decided
         self._decided = decided
-        self._position_changed(now, restoring=False)
+        if shown is None or shown.ply != ply or shown.step(self._history_text) is None:
+            self._position_changed(now, restoring=False)  # else the step shown stays; the plan grows behind it
 
     def _think_failed(self, answer: Answer, now: float) -> None:
         self._think_failures += 1
@@ -762,8 +785,20 @@ class Daemon:
             self._note = "a hint is for a person's turn"
         elif self.tracker.view.status is not Status.READY:
             self._note = "a hint is for a board at rest: finish or undo the move under way"
-        else:
+        elif not self._show_hint():  # a person following the last hint's turn sees its next step at once
             self.thinker.ask(self._question("hint", len(self.state.history)))
+
+    def _show_hint(self) -> bool:
+        """Show the next step of the last hint's turn, if the game still follows it."""
+        if self._hint_plan is None:
+            return False
+        before, plan = self._hint_plan
+        step = plan.step(self._history_text) if tuple(self._history_text[:plan.ply]) == before else None
+        if step is None:
+            return False
+        self._hint = plan
+        self._guide = Guide.of(self.state, self.state.parse_move(plan.moves[step]))
+        return True
 
     def _hint_offered(self) -> bool:
         """Whether the hint button shows the computer's best move now: a person's turn, hints on; in a
@@ -876,10 +911,12 @@ class Daemon:
             return f"{text}{dice} to move: {waiting}{self._remote_words(seat.holder)}"
         if self._decided is not None:
             step = self._decided.step(self._history_text) or 0
-            return f"{text}{dice}: {self._plan_text(self._decided, step)}: {self._guide_words()}"
+            rest = "" if self._decided.complete else ", then thinking..."  # the plan grows as its steps are decided
+            return f"{text}{dice}: {self._plan_text(self._decided, step)}{rest}: {self._guide_words()}"
         text = f"{text} to move{dice}"
         if self._hint is not None:
-            return f"{text}: hint: {self._plan_text(self._hint, 0)}: {self._guide_words()}"
+            step = self._hint.step(self._history_text) or 0
+            return f"{text}: hint: {self._plan_text(self._hint, step)}: {self._guide_words()}"
         if self.thinker.busy:
             text += " (the hint is thinking...)"
         return text + self._choices_text(view)

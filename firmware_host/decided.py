@@ -1,7 +1,8 @@
 """Moves decided elsewhere, which a person carries out on the board: the computer's turn, a hint.
 
 A ``Decided`` turn is kept as notation from the ply where the turn began, so it stays
-valid while its steps are carried out one at a time and after a restart.  A ``Guide``
+valid while its steps are carried out one at a time and after a restart.  The computer's
+turn comes step by step: a turn not yet ``complete`` grows as its steps are decided.  A ``Guide``
 is one step as the LEDs show it: the piece to lift, where it goes, the bridge it passes
 over, and what it takes off or turns over.
 """
@@ -22,6 +23,8 @@ class Decided:
     player: int
     ply: int
     moves: tuple[str, ...]
+    #: Whether every step of the turn is decided (False while the computer plans the rest).
+    complete: bool = True
 
     def step(self, history: Sequence[str]) -> int | None:
         """Which move is to be carried out now; None once the history has left the plan or finished it."""

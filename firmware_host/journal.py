@@ -70,8 +70,18 @@ CREATE TABLE IF NOT EXISTS remote_headers (
     header TEXT NOT NULL
 );
 """
+#: The computer's turn decided last in each game, as far as it is planned (``complete`` once whole): a turn
+#: planned to a deadline differs from run to run, so a daemon restarted in the computer's turn shows it again.
+TURN_SCHEMA = """
+CREATE TABLE IF NOT EXISTS decided_turns (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    question TEXT NOT NULL,
+    moves TEXT NOT NULL,
+    complete INTEGER NOT NULL
+);
+"""
 #: Tables a journal may lack.
-ADDED_LATER = frozenset({"remote_games", "remote_keys", "remote_headers"})
+ADDED_LATER = frozenset({"remote_games", "remote_keys", "remote_headers", "decided_turns"})
 
 
 class JournalError(GameboardError, RuntimeError):
@@ -115,7 +125,7 @@ def _tables(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
 def _journal_tables() -> dict[str, tuple[str, ...]]:
     """The tables a journal may have, read from the schemas so that the check never drifts from them."""
     with closing(sqlite3.connect(":memory:")) as db:
-        db.executescript(SCHEMA + REMOTE_SCHEMA + KEY_SCHEMA + HEADER_SCHEMA)
+        db.executescript(SCHEMA + REMOTE_SCHEMA + KEY_SCHEMA + HEADER_SCHEMA + TURN_SCHEMA)
         return _tables(db)
 
 
@@ -290,6 +300,23 @@ class Journal:
             self._db.execute(KEY_SCHEMA)
             self._db.execute("INSERT INTO remote_keys (game, key) VALUES (?, ?)", (game_id, key))
         return key
+
+    def keep_turn(self, question: str, moves: tuple[str, ...], complete: bool) -> None:
+        """Keep the computer's turn decided (as far as it is) for the question ``question`` (its key, as text)."""
+        with self._writing("the computer's turn"), self._db:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute(TURN_SCHEMA)
+            self._db.execute("INSERT OR REPLACE INTO decided_turns (game, question, moves, complete) "
+                             "VALUES (?, ?, ?, ?)", (self.game_id, question, json.dumps(list(moves)), int(complete)))
+
+    def kept_turn(self, question: str) -> tuple[tuple[str, ...], bool] | None:
+        """The computer's turn kept for ``question`` in the current game, and whether it is complete; None if none."""
+        with self._refusing():
+            if "decided_turns" not in _tables(self._db):
+                return None
+            row = self._db.execute("SELECT moves, complete FROM decided_turns WHERE game = ? AND question = ?",
+                                   (self.game_id, question)).fetchone()
+        return None if row is None else (tuple(json.loads(row[0])), bool(row[1]))
 
     def setup(self) -> dict[str, Any]:
         """The current game's setup (``State.to_json()`` of its starting position)."""

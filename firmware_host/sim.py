@@ -30,6 +30,7 @@ from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
 from firmware_host.remote.participant import Participant
 from firmware_host.seats import parse_seats
+from firmware_host.thinker import Thinking
 from firmware_host.todo import Todo
 from firmware_host.tracker import Status
 from firmware_host.web.view import snapshot_view
@@ -114,8 +115,9 @@ class SimSession:
     def __init__(self, game: str, options: dict[str, Any] | None = None, *, journal: Path,
                  noise: bool = False, entered_dice: bool = False, seed: int | None = None,
                  clock: Callable[[], float] = time.monotonic, seats: list[str] | None = None,
-                 auto: bool = False, remote: Participant | None = None) -> None:
-        """``remote``: this page's part in a game played through a broker (its seats written remote:NAME)."""
+                 auto: bool = False, remote: Participant | None = None, thinking: Thinking = Thinking()) -> None:
+        """``remote``: this page's part in a game played through a broker (its seats written remote:NAME);
+        ``thinking``: how fast the computer thinks (its speed measured by default)."""
         self.journal_path = journal
         self.entered_dice = entered_dice
         self.seed = seed
@@ -130,6 +132,7 @@ class SimSession:
         self._auto_move = ""
         self._event = asyncio.Event()
         self.remote = remote
+        self.thinking = thinking
         self.daemon: Daemon | None = None
         self.start(game, options or {}, seats)
 
@@ -144,6 +147,7 @@ class SimSession:
         except ValueError as exc:
             raise SimError(f"seats: {exc}") from None
         if self.daemon is not None:
+            self.thinking = self.daemon.thinker.thinking  # with the speed its worker measured, if it did
             self.daemon.close()
         self.wiring = straight_wiring(game.board)
         self.mock = MockBoard(self.wiring, clock=self.clock, seed=self.seed or 0,
@@ -152,7 +156,7 @@ class SimSession:
         hal = Hal(self.mock.sensors, self.mock.leds, self.mock.buttons, self.dice)
         # The board starts as the game expects: the person has set it up.
         daemon = Daemon(game, hal, self.wiring, Journal(self.journal_path), self.clock, loop=LoopConfig(),
-                        seats=chosen, remote=self.remote, resume=resume, deals=self.deals)
+                        seats=chosen, remote=self.remote, resume=resume, deals=self.deals, thinking=self.thinking)
         self.mock.set_contents(daemon.state.contents())
         self.hand: list[Held] = []
         self._auto_queue, self._auto_move = [], ""

@@ -1,8 +1,12 @@
 """The computer thinks in another process, so the scan loop never waits for it.
 
 ``Thinker.ask`` hands a position (its JSON), a level and a seed to a worker process;
-``Thinker.answer`` polls for the reply without blocking.  A question about a position
-that is no longer on the board is dropped: asking another while the worker is busy
+``Thinker.answer`` polls for the reply without blocking.  The computer's turn comes step by
+step: each reply holds the steps decided so far (``Answer.done`` on the last), so the board
+lights the first step of an Over-Pass turn while the rest is planned.  The worker plans within
+the level's deadline on a Raspberry Pi 4 divided by the machine's speed (``Thinking``): given,
+or measured by the first worker and passed on to the next (``engine/ai/speed.py``).  A
+question about a position that is no longer on the board is dropped: asking another while the worker is busy
 stops that worker and starts a fresh one.  A worker that dies is started again at the
 next question, and its death is reported as the answer's error.  A worker whose daemon
 was killed (SIGKILL, a power cut of the process) ends by itself within ``PARENT_CHECK_S``.
@@ -25,8 +29,12 @@ import os
 import queue
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from engine.ai.levels import HINT_SECONDS
+from engine.core import Move, State
 
 #: A spawned worker imports only the engine: nothing of the daemon's threads or hardware.
 CONTEXT = multiprocessing.get_context("spawn")
@@ -39,29 +47,53 @@ PUZZLE_HINT_S = 10.0
 
 
 @dataclass(frozen=True)
+class Thinking:
+    """How fast the computer thinks: the machine's ``speed`` as a multiple of a Raspberry Pi 4's (None:
+    measured by the worker), or ``simulations`` a step and no deadline (reproducible: tests)."""
+
+    speed: float | None = None
+    simulations: int | None = None
+    #: A hint's deadline on a Raspberry Pi 4 (the level's, if that is shorter).
+    hint_seconds: float = HINT_SECONDS
+
+
+@dataclass(frozen=True)
 class Question:
-    """``state`` (JSON) then ``moves`` lead to the position asked about; ``key[0]`` is who asks."""
+    """``state`` (JSON) then ``moves`` lead to the position asked about; ``key[0]`` is who asks.
+    ``planned``: the turn's steps already decided (kept over a restart), which the answer continues."""
 
     key: Any
     state: dict[str, Any]
     level: str
     seed: int
     moves: tuple[str, ...] = ()
+    planned: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Answer:
-    """The moves decided, or ``error``; ``note``: words to show with them (a puzzle hint's verdict)."""
+    """The moves decided, or ``error``; ``note``: words to show with them (a puzzle hint's verdict).
+    A computer's turn comes in replies of the steps decided so far: ``done`` on the last.  ``speed``:
+    the machine's speed the worker thought at."""
 
     key: Any
     moves: tuple[str, ...] = ()
     error: str = ""
     note: str = ""
+    done: bool = True
+    speed: float | None = None
 
 
-def _work(questions: Any, answers: Any) -> None:
+def _work(questions: Any, answers: Any, thinking: Thinking = Thinking()) -> None:
     """The worker's loop: answer each question; end when the daemon is gone (killed, it sends nothing)."""
     daemon = multiprocessing.parent_process()
+    if thinking.speed is None and thinking.simulations is None:
+        from engine.ai.speed import measure
+
+        speed = measure()
+        print(f"gameboard: the computer thinks at {speed:.1f}x a Raspberry Pi 4's speed here (measured; "
+              "[computer] speed sets it)", file=sys.stderr, flush=True)
+        thinking = Thinking(speed, None, thinking.hint_seconds)
     #: For each puzzle start asked about (its JSON): the last winning line found, as moves from the start.
     lines: dict[str, tuple[str, ...]] = {}
     while True:
@@ -74,34 +106,71 @@ def _work(questions: Any, answers: Any) -> None:
         if question is None:
             return
         try:
-            answers.put(_answer(question, lines))
+            _answer(question, lines, thinking, answers.put)
         except Exception as exc:  # the worker reports, the daemon decides what to show
-            answers.put(Answer(question.key, error=f"{type(exc).__name__}: {exc}"))
+            answers.put(Answer(question.key, error=f"{type(exc).__name__}: {exc}", speed=thinking.speed))
 
 
-def _answer(question: Question, lines: dict[str, tuple[str, ...]]) -> Answer:
-    """The computer's turn, or a hint: from the puzzle's solver in a puzzle (``lines``: the winning lines found
-    so far), else the computer's best turn."""
-    from engine.ai.player import plan_turn
+def _answer(question: Question, lines: dict[str, tuple[str, ...]], thinking: Thinking,
+            reply: Callable[[Answer], None]) -> None:
+    """The computer's turn, step by step, or a hint: from the puzzle's solver in a puzzle (``lines``: the winning
+    lines found so far), else the computer's best turn, whole, within the hint's seconds."""
+    from engine.ai.player import Computer
+    from engine.ai.speed import PI4
     from engine.registry import state_from_json
     from engine.solvers import SOLVERS, hinter
 
     state = state_from_json(question.state)
     for text in question.moves:
         state.apply(text)
+    speed = thinking.speed
     if question.key[0] == "hint" and state.game.name in SOLVERS:
         start = json.dumps(question.state, sort_keys=True)
         hint = hinter(state.game.name)(state, time_limit=PUZZLE_HINT_S, known=lines.get(start, ()))
         if hint.moves:
             lines[start] = (*question.moves, *hint.moves)
-        return Answer(question.key, hint.moves[:1], note=hint.explanation)
-    return Answer(question.key, tuple(str(move) for move in plan_turn(state, question.level, question.seed)))
+        reply(Answer(question.key, hint.moves[:1], note=hint.explanation, speed=speed))
+        return
+    hint = question.key[0] == "hint"
+    computer = Computer(question.level, question.seed, speed=speed or PI4, simulations=thinking.simulations,
+                        seconds=thinking.hint_seconds if hint else None)
+    player = state.current_player
+    for text in question.planned:  # steps kept over a restart: the rest of the turn continues them
+        state.apply(text)
+    decided = list(question.planned)
+    if state.current_player != player:
+        reply(Answer(question.key, tuple(decided), speed=speed))
+        return
+    new: list[Move] = []
+    done = False
+    for move in computer.steps(state):
+        new.append(move)
+        decided.append(str(move))
+        done = _hands_over(state, new, player)
+        if done or not hint:  # a hint is shown whole; the computer's turn step by step
+            reply(Answer(question.key, tuple(decided), done=done, speed=speed))
+    if not done:  # the plan ended where the turn goes on: it is all there is
+        reply(Answer(question.key, tuple(decided), speed=speed))
+
+
+def _hands_over(state: State, moves: list[Move], player: int) -> bool:
+    """Whether ``player``'s turn is over after ``moves`` (another player or the dice next, the game over, or a
+    puzzle's move made); ``state`` is left as it was."""
+    for move in moves:
+        state.push(move)
+    try:
+        return state.current_player != player or state.game.num_players == 1
+    finally:
+        for _ in moves:
+            state.pop()
 
 
 class Thinker:
     """One worker process, started at the first question."""
 
-    def __init__(self) -> None:
+    def __init__(self, thinking: Thinking = Thinking()) -> None:
+        #: How fast the computer thinks; a speed measured by a worker is kept for the next one.
+        self.thinking = thinking
         self._process: Any = None
         self._questions: Any = None
         self._answers: Any = None
@@ -121,7 +190,8 @@ class Thinker:
         self._questions.put(question)
 
     def answer(self) -> Answer | None:
-        """The reply to the question asked, once it is ready (never blocks)."""
+        """The reply to the question asked, once it is ready (never blocks): for a computer's turn, each step
+        decided so far, the question answered once ``done``."""
         if self.asked is None:
             return None
         try:
@@ -130,9 +200,12 @@ class Thinker:
             if self._alive():
                 return None
             reply = Answer(self.asked.key, error=f"the computer's process stopped (exit code {self._process.exitcode})")
+        if reply.speed is not None and self.thinking.speed is None:
+            self.thinking = Thinking(reply.speed, self.thinking.simulations, self.thinking.hint_seconds)
         if reply.key != self.asked.key:
             return None  # a reply to an abandoned question
-        self.asked = None
+        if reply.done:
+            self.asked = None
         return reply
 
     def cancel(self) -> None:
@@ -151,7 +224,7 @@ class Thinker:
     def _restart(self) -> None:
         self._stop()
         self._questions, self._answers = CONTEXT.Queue(), CONTEXT.Queue()
-        process = CONTEXT.Process(target=_work, args=(self._questions, self._answers),
+        process = CONTEXT.Process(target=_work, args=(self._questions, self._answers, self.thinking),
                                   name="gameboard-computer", daemon=True)
         # SIGINT blocked while starting: the worker inherits the mask, so Ctrl-C never interrupts it.
         interrupts = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})

@@ -80,6 +80,7 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
                ["--option", "players=7"], ["--option", "players=two"], ["--option", "nothing"],
                ["--options", "{{}}", "--port", "{port}"],
                ["squareoff", "--option", "variant=chess", "--option", "variant=classic"], ["--seed", "abc"],
+               ["--speed", "fast"], ["--speed", "0"], ["--speed", "nan"],
                ["--listen", "nowhere"], ["--listen", ""], ["--journal", "{folder}"], ["--journal", "/proc/nope/j.db"],
                ["--journal", "{garbage}"], ["--journal", ""], ["squareoff", "--seats", "computer:expert", "human"],
                ["squareoff", "--seats", "human"], ["squareoff", "--seats", "human", "robot"],

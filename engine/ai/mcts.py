@@ -77,21 +77,37 @@ def search(state: State, settings: Settings, rng: random.Random, evaluator: Eval
     """
     if root is None:
         root = Node(None, state.current_player)
-    while root.visits < settings.simulations and not (root.children and _late(settings)):
-        _simulate(state, root, settings, rng, evaluator)
+    try:
+        while root.visits < settings.simulations and not (root.children and _late(settings)):
+            _simulate(state, root, settings, rng, evaluator)
+    except _Late:
+        pass
     return root
 
 
 def search_dealt(deals: Sequence[State], settings: Settings, rng: random.Random,
-                 evaluator: Evaluator = evaluate) -> Node:
+                 evaluator: Evaluator = evaluate, root: Node | None = None) -> Node:
     """Information-set search, after OpenSpiel's ``ismcts.py``: one tree of moves grown over several
     positions a seat cannot tell apart (``deals``, each left unchanged), walked in turn, one per
     simulation.  Deals may part later in the tree (a revealed value sends a token home in one, back
-    in another): a walk passes over the moves not legal in its deal and adds those new to the tree."""
-    root = Node(None, deals[0].current_player)
-    while root.visits < settings.simulations and not (root.children and _late(settings)):
-        _simulate(deals[root.visits % len(deals)], root, settings, rng, evaluator, dealt=True)
+    in another): a walk passes over the moves not legal in its deal and adds those new to the tree.
+    ``root`` continues a tree grown before over the same deals."""
+    if root is None:
+        root = Node(None, deals[0].current_player)
+    try:
+        while root.visits < settings.simulations and not (root.children and _late(settings)):
+            _simulate(deals[root.visits % len(deals)], root, settings, rng, evaluator, dealt=True)
+    except _Late:
+        pass
     return root
+
+
+#: Playout steps between two looks at the clock: a simulation met by the deadline is dropped within these.
+PLIES_PER_LOOK = 4
+
+
+class _Late(Exception):
+    """The deadline came during a playout: the simulation is dropped (its pushes popped, nothing backed up)."""
 
 
 def _late(settings: Settings) -> bool:
@@ -126,7 +142,7 @@ def _simulate(state: State, root: Node, settings: Settings, rng: random.Random, 
             node = child
             if child.visits == 0:
                 break
-        values = _playout(state, settings, rng, evaluator)
+        values = _playout(state, settings, rng, evaluator, may_drop=root.visits > 0)
     finally:
         for _ in range(len(path) - 1):
             state.pop()
@@ -165,12 +181,18 @@ def _select_dealt(node: Node, state: State, player: int, settings: Settings, rng
     return _select(node, settings.uct_c, allowed if len(allowed) < len(node.children) else None)
 
 
-def _playout(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator) -> Values:
-    """Steps of the playout policy until the end or the cut-off, scored, and every step taken back."""
+def _playout(state: State, settings: Settings, rng: random.Random, evaluator: Evaluator,
+             may_drop: bool = False) -> Values:
+    """Steps of the playout policy until the end or the cut-off, scored, and every step taken back.  Where it
+    ``may_drop`` (the tree has a visit), a playout that meets the deadline raises ``_Late``: a long playout (a
+    Square Off game to its end is 15 ms on a Raspberry Pi 4) does not carry the search past it."""
     pushed = 0
     pick = settings.playout_move or _random_move
+    watch = may_drop and settings.deadline is not None
     try:
         while pushed < settings.playout_plies and state.current_player != TERMINAL:
+            if watch and pushed % PLIES_PER_LOOK == PLIES_PER_LOOK - 1 and _late(settings):
+                raise _Late
             state.push(pick(state, rng))
             pushed += 1
         return evaluator(state)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="enter the dice on the page instead of rolling (in a remote game, every seat must ask "
                           "for it: the host and each joiner)")
     sim.add_argument("--seed", type=int, help="seed for the dice, the noise and the deals of games with a random set-up")
+    sim.add_argument("--speed", type=speed_argument, default=None, metavar="SPEED",
+                     help="this computer's speed as a multiple of a Raspberry Pi 4's, so that a level's turn takes "
+                          "the time it takes on the board's Pi 4 divided by it (default auto: measured when the "
+                          "computer first thinks; 1 plays at a Pi 4's pace)")
     sim.add_argument("--journal", type=Path, help="the game journal (default: in ~/.local/state/gameboard, one for "
                                                   "each remote game and --name)")
     remote = sim.add_argument_group("remote play", "play a game through an MQTT broker (docs/remote.md)")
@@ -54,6 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_sim(args: argparse.Namespace) -> int:
     from firmware_host.sim import SimSession
+    from firmware_host.thinker import Thinking
     from firmware_host.validation import cannot_write
     from firmware_host.web.serve import Listener
 
@@ -72,12 +78,27 @@ def run_sim(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         session = SimSession(game, options, journal=journal, noise=args.noise, entered_dice=args.entered_dice,
-                             seed=args.seed, seats=seats, auto=args.auto, remote=remote)
+                             seed=args.seed, seats=seats, auto=args.auto, remote=remote,
+                             thinking=Thinking(args.speed))
         listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
         await listener.serve(session, read_only=False, alongside=session.run())
 
     asyncio.run(main())
     return 0
+
+
+def speed_argument(text: str) -> float | None:
+    """``--speed``: auto (None: measured) or a multiple of a Raspberry Pi 4's speed, from 0.05 to 100."""
+    if text == "auto":
+        return None
+    try:
+        speed = float(text)
+    except ValueError:
+        speed = math.nan
+    if not 0.05 <= speed <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give auto or a multiple of a Raspberry Pi 4's speed from 0.05 "
+                                         "to 100, e.g. --speed 1")
+    return speed
 
 
 def default_journal(args: argparse.Namespace) -> str:

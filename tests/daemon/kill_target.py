@@ -18,6 +18,7 @@ from engine.registry import game_class
 from firmware_host.config import Hal, LoopConfig
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
+from firmware_host.thinker import Thinking
 from hal.clock import ManualClock
 from hal.dice import EnteredDice
 from hal.mock import MockBoard
@@ -33,8 +34,9 @@ def load_hands():
     return module
 
 
-def resumed_table(journal_path: str, seats=()) -> tuple[Daemon, MockBoard, ManualClock]:
-    """A Square Off daemon on the mock board, resuming the journal's game with the pieces where they stood."""
+def resumed_table(journal_path: str, seats=(), computer_seed: int = 0) -> tuple[Daemon, MockBoard, ManualClock]:
+    """A Square Off daemon on the mock board, resuming the journal's game with the pieces where they stood; its
+    computer thinks to a deadline (as on the board) from ``computer_seed``."""
     game = game_class(GAME)()
     clock = ManualClock()
     wiring = straight_wiring(game.board)
@@ -44,7 +46,8 @@ def resumed_table(journal_path: str, seats=()) -> tuple[Daemon, MockBoard, Manua
     start = resumed if resumed is not None else game.new_initial_state()
     mock.set_contents({loc: piece for loc, piece in start.contents().items() if piece})
     daemon = Daemon(game, Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice()), wiring, journal, clock,
-                    loop=LoopConfig(debounce_ms=5, settle_ms=100), seats=seats)
+                    loop=LoopConfig(debounce_ms=5, settle_ms=100), seats=seats, seed=computer_seed,
+                    thinking=Thinking(speed=50.0))
     return daemon, mock, clock
 
 

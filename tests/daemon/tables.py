@@ -9,17 +9,21 @@ from engine.core import Game, State
 from firmware_host.config import Hal, LoopConfig
 from firmware_host.daemon import Daemon, LedSettings
 from firmware_host.journal import Journal
+from firmware_host.thinker import Thinking
 from hal.clock import ManualClock
 from hal.dice import EnteredDice
 from hal.mock import MockBoard, Noise
 from wiring.model import ChannelCalibration, ClassBand, straight_wiring
 
 LOOP = LoopConfig(scan_hz=100, debounce_ms=8, settle_ms=400, out_of_sync_ms=1500, blink_ms=200)
+#: The computer as on a machine fifty times a Raspberry Pi 4: a turn at easy within 20 ms, so no test waits on it
+#: (a turn to a deadline, as on the board: not reproducible, so a restart needs the journal's kept turn).
+QUICK = Thinking(speed=50.0)
 
 
 def open_board(game: Game | State, journal: Path, *, noise: Noise | None = None, seed: int = 0, contents=None,
                sensing: str = "presence", classes: dict[str, str] | None = None, seats=(), hints: bool = True,
-               clock: ManualClock | None = None, remote=None):
+               clock: ManualClock | None = None, remote=None, thinking: Thinking = QUICK):
     """A mock board set up with the game's first position (a state's, or ``contents``) and a daemon on it
     (in a remote game, ``remote`` is its participant, on ``clock``).  A game with a random set-up is dealt
     as the engine deals it by default (its options all given), so that the tests repeat."""
@@ -35,7 +39,7 @@ def open_board(game: Game | State, journal: Path, *, noise: Noise | None = None,
     hal = Hal(mock.sensors, mock.leds, mock.buttons, EnteredDice())
     daemon = Daemon(position or game, hal, wiring, Journal(journal), clock, loop=LOOP,
                     leds=LedSettings(brightness=1.0, current_budget_ma=100_000), seats=seats, hints=hints,
-                    remote=remote)
+                    remote=remote, thinking=thinking)
     return daemon, mock, clock
 
 

@@ -3,18 +3,22 @@ process, carried out by a person's hands as the LEDs show it, and only that move
 
 from __future__ import annotations
 
+import json
 import os
 import random
+import sqlite3
 import time
 
 import pytest
 
+from engine.ai.player import plan_turn
 from engine.registry import game_class
 from firmware_host.presenter import PALETTE
 from firmware_host.seats import Seat, parse_seat, parse_seats
-from firmware_host.thinker import NICENESS
+from firmware_host.thinker import NICENESS, Answer, Question, Thinker, Thinking
 from firmware_host.tracker import Status
 from hal.mock import Noise
+from tests.engine.test_search import random_position
 
 COMPUTER = Seat("computer", "easy")
 HUMAN = Seat()
@@ -33,6 +37,15 @@ def await_computer(daemon, person) -> int:
         steps += 1
         time.sleep(0.002)
     return steps
+
+
+def await_whole_turn(daemon, person) -> None:
+    """Step the loop until the computer has planned the rest of its turn."""
+    deadline = time.monotonic() + PATIENCE
+    while daemon.thinker.busy:
+        assert time.monotonic() < deadline, f"the computer did not finish its turn: {daemon.status_text()}"
+        person.run(0.01)
+        time.sleep(0.002)
 
 
 def play(daemon, mock, person, pick, plies: int, seed: int = 0) -> int:
@@ -208,15 +221,16 @@ def test_a_daemon_killed_in_the_computers_turn_shows_the_same_move_again_and_its
     target = Path(__file__).with_name("computer_kill_target.py")
     journal = tmp_path / "journal.sqlite3"
 
-    def run_until_shown():
-        process = subprocess.Popen([sys.executable, str(target), str(journal)], stdout=subprocess.PIPE, text=True)
+    def run_until_shown(seed: int):
+        process = subprocess.Popen([sys.executable, str(target), str(journal), str(seed)], stdout=subprocess.PIPE,
+                                   text=True)
         worker = int(process.stdout.readline().split()[1])
         shown = process.stdout.readline().split()[1]
         process.send_signal(signal.SIGKILL)
         process.wait(timeout=30)
         return worker, shown
 
-    worker, first = run_until_shown()
+    worker, first = run_until_shown(1)
     deadline = time.monotonic() + PATIENCE
     while True:  # the worker notices its daemon is gone
         try:
@@ -225,5 +239,99 @@ def test_a_daemon_killed_in_the_computers_turn_shows_the_same_move_again_and_its
             break
         assert time.monotonic() < deadline, "the computer's worker outlived its killed daemon"
         time.sleep(0.1)
-    _, again = run_until_shown()
+    # Planned afresh, the turn would differ (a deadline's plan does, run to run; here the seed differs too): the
+    # journal kept the turn decided, and the restarted daemon shows it.
+    _, again = run_until_shown(2)
     assert again == first
+
+
+def collect(thinker: Thinker) -> list[Answer]:
+    """Every reply to the question asked, until the last."""
+    replies, deadline = [], time.monotonic() + PATIENCE
+    while not replies or not replies[-1].done:
+        assert time.monotonic() < deadline, "the worker gave no answer"
+        reply = thinker.answer()
+        if reply is None:
+            time.sleep(0.01)
+        else:
+            assert not reply.error, reply.error
+            replies.append(reply)
+    return replies
+
+
+def test_the_worker_sends_the_computers_turn_step_by_step_and_a_hint_whole():
+    state = random_position("overpass", {"players": 2}, 10, 1)
+    expected = tuple(str(move) for move in plan_turn(state, "easy", 3, simulations=8))
+    assert len(expected) > 1, "a turn of several steps"
+    thinker = Thinker(Thinking(simulations=8))
+    try:
+        thinker.ask(Question(("computer", state.current_player, len(state.history), 0), state.to_json(), "easy", 3))
+        replies = collect(thinker)
+        assert [reply.moves for reply in replies] == [expected[:n] for n in range(1, len(expected) + 1)]
+        assert [reply.done for reply in replies] == [False] * (len(expected) - 1) + [True] and not thinker.busy
+        thinker.ask(Question(("hint", state.current_player, len(state.history), 0), state.to_json(), "easy", 3))
+        assert [reply.moves for reply in collect(thinker)] == [expected], "a hint shows the whole turn at once"
+        # Steps kept over a restart are continued, not planned again.
+        thinker.ask(Question(("computer", state.current_player, len(state.history), 1), state.to_json(), "easy", 3,
+                             planned=expected[:1]))
+        assert collect(thinker)[0].moves[:1] == expected[:1]
+    finally:
+        thinker.close()
+
+
+def test_following_the_hint_through_a_turn_shows_each_step_without_planning_again(tables, hands, tmp_path):
+    daemon, mock, clock = tables.open_board(game_class("overpass")(players=2), tmp_path / "j.sqlite3")
+    person = hands.Hands(daemon, mock, clock)
+    try:
+        rng = random.Random(4)
+        while len(daemon.state.history) < 8 or daemon.state.is_chance_node():
+            person.play(daemon.state, hands.pick(daemon.state, rng))
+        mock.buttons.press("hint")
+        await_computer(daemon, person)
+        plan = daemon.snapshot()["decided"]
+        assert plan["by"] == "hint" and len(plan["moves"]) > 1, "an Over-Pass turn of several steps"
+        assert f"hint: {plan['moves'][0]}, then {plan['moves'][1]}" in daemon.status_text()
+        for step, move in enumerate(plan["moves"][:-1]):
+            person.play(daemon.state, daemon.state.parse_move(move))
+            assert daemon.snapshot()["carry"] is None, "the hint goes once a move is made"
+            mock.buttons.press("hint")
+            person.run(0.01)
+            snapshot = daemon.snapshot()
+            assert not snapshot["thinking"], "the turn's plan is kept: nothing is planned again"
+            assert snapshot["carry"]["move"] == plan["moves"][step + 1]
+            assert f"hint: {plan['moves'][step + 1]}" in daemon.status_text()
+    finally:
+        daemon.close()
+
+
+def test_a_restart_after_the_first_step_of_a_turn_shows_it_and_plans_only_the_rest(tables, hands, tmp_path):
+    journal = tmp_path / "j.sqlite3"
+    daemon, mock, clock = tables.open_board(game_class("overpass")(players=2), journal, seats=(HUMAN, COMPUTER))
+    person, rng = hands.Hands(daemon, mock, clock), random.Random(2)
+    try:
+        while True:  # to a computer's turn of several steps
+            if daemon.state.current_player == 1:
+                await_computer(daemon, person)
+                await_whole_turn(daemon, person)
+                if len(daemon.snapshot()["decided"]["moves"]) > 1 and daemon.carry is not None:
+                    break
+                play(daemon, mock, person, hands.pick, 1)
+            else:
+                person.play(daemon.state, hands.pick(daemon.state, rng))
+        first = daemon.snapshot()["decided"]["moves"][0]
+    finally:
+        daemon.close()
+    # Killed with only its first step decided: what the journal holds then.
+    with sqlite3.connect(journal) as db:
+        db.execute("UPDATE decided_turns SET moves = ?, complete = 0", (json.dumps([first]),))
+    again, mock, clock = tables.open_board(game_class("overpass")(players=2), journal, seats=(HUMAN, COMPUTER),
+                                           contents=mock.contents)
+    try:
+        assert again.snapshot()["carry"]["move"] == first, "shown again at once, as before the restart"
+        assert again.thinker.busy and again.thinker.asked.planned == (first,), "only the rest is planned"
+        assert f"(computer) (roll " in again.status_text() and f": {first}, then thinking...: " in again.status_text()
+        await_whole_turn(again, hands.Hands(again, mock, clock))
+        decided = again.snapshot()["decided"]
+        assert decided["moves"][0] == first and again.snapshot()["carry"]["move"] == first
+    finally:
+        again.close()

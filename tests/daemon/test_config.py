@@ -76,6 +76,13 @@ def test_seats_and_hints_are_read_and_every_seat_is_human_by_default(write_confi
     assert config.seats == (Seat("computer", "hard"), HUMAN) and config.hints is False
 
 
+def test_the_computers_speed_is_measured_unless_the_file_gives_it(write_config) -> None:
+    from firmware_host.thinker import Thinking
+    assert load_config(write_config(GOOD)).thinking == Thinking(None)
+    config = load_config(write_config(GOOD.replace("[journal]", "[computer]\nspeed = 1\nhint_seconds = 0.5\n[journal]")))
+    assert config.thinking == Thinking(1.0, hint_seconds=0.5)
+
+
 def test_the_smallest_file_takes_defaults(write_config, monkeypatch) -> None:
     monkeypatch.delenv("STATE_DIRECTORY", raising=False)
     path = write_config(SMALLEST)
@@ -112,6 +119,11 @@ def test_the_journal_defaults_to_systemds_state_directory(write_config, monkeypa
     ("options = { hand = 2 }", 'options = { hand = 2 }\nseats = "computer"',
      r":5: game\.seats: 'computer' is not accepted; list who plays each seat"),
     ("options = { hand = 2 }", 'options = { hand = 2 }\nhints = "yes"', r":5: game\.hints: 'yes' is not accepted"),
+    ("[journal]", '[computer]\nspeed = "fast"\n[journal]',
+     r""":30: computer\.speed: 'fast' is not accepted; use speed = "auto" \(measured when the computer first thinks\) """
+     r"or this machine's speed as a multiple of a Raspberry Pi 4's"),
+    ("[journal]", "[computer]\nspeed = 0\n[journal]", r":30: computer\.speed: 0 is not accepted; use speed = "),
+    ("[journal]", "[computer]\nhint_seconds = 60\n[journal]", r":30: computer\.hint_seconds: 60 is not accepted; use "),
 ])
 def test_each_bad_value_names_its_line_key_and_fix(write_config, old: str, new: str, expected: str) -> None:
     assert old in GOOD

@@ -12,9 +12,9 @@ from engine.ai.baselines import GreedyPlayer
 from engine.ai.candidates import MONO_LINE, candidates
 from engine.ai.evaluate import evaluate
 from engine.ai.hidden import sample
-from engine.ai.levels import LEVELS, level
+from engine.ai.levels import HINT_SECONDS, LEVELS, level
 from engine.ai.mcts import Settings, search, search_dealt
-from engine.ai.player import Computer, plan_turn
+from engine.ai.player import FIRST_STEP_SECONDS, STEP_SHARE, Computer, plan_turn
 from engine.ai.playout import playout_move
 from engine.core import CHANCE
 from engine.games.squareoff import SquareOff
@@ -59,7 +59,75 @@ def test_the_same_seed_gives_the_same_turn(name):
     state = random_position(name, {}, 12, 4)
     first = plan_turn(state, "easy", 7, simulations=40)
     assert plan_turn(state, "easy", 7, simulations=40) == first
+    assert list(Computer("easy", 7, simulations=40).steps(state)) == first, "step by step, the same turn"
     assert plan_turn(state.clone(), "easy", 7, simulations=40) == first, "the position decides, not the history"
+
+
+class Ticks:
+    """A fake clock that advances one tick each time it is read: a search's time is the reads it makes
+    (one a simulation), so a deadline is checked without timing anything."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+#: A machine a tenth of a Raspberry Pi 4: each Pi 4 second of a level is ten ticks of ``Ticks``.
+TENTH = 0.1
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}{o.get('players', '')}" for n, o in CASES])
+def test_every_level_holds_its_whole_turns_deadline_in_every_game(name, options):
+    state = random_position(name, options, 14, 3)
+    if state.is_terminal():
+        state = random_position(name, options, 2, 3)
+    for name_of_level, level_of in LEVELS.items():
+        clock = Ticks()
+        computer = Computer(name_of_level, 0, speed=TENTH, clock=clock)
+        plan = computer.plan(state)
+        # The first read starts the turn; past the deadline at most the read that finds it late and one more.
+        assert clock.now - 1 <= level_of.seconds / TENTH + 2, (name_of_level, len(plan), clock.now)
+
+
+def test_a_turn_of_many_steps_past_its_deadline_ends_at_once():
+    state = random_position("overpass", {"players": 2}, 10, 1)
+    clock = Ticks()
+    plan = Computer("easy", 0, speed=1000.0, clock=clock).plan(state)  # a thousandth of a second: one tick
+    assert len(plan) > 3 and clock.now <= 4, "steps without time left play what the tree knows, reading no clock"
+    for move in plan:
+        assert move in state.legal_moves
+        state.push(move)
+
+
+def test_the_first_step_of_a_turn_of_several_comes_within_its_share_and_the_state_is_as_found():
+    state = random_position("overpass", {"players": 2}, 10, 1)
+    position, clock = state.position(), Ticks()
+    computer = Computer("hard", 0, speed=TENTH, clock=clock)
+    steps = computer.steps(state)
+    next(steps)
+    first_share = min(FIRST_STEP_SECONDS, STEP_SHARE * LEVELS["hard"].seconds) / TENTH
+    assert clock.now <= first_share + 4, "the board lights the first step while the rest is planned"
+    assert state.position() == position
+    rest = list(steps)
+    assert rest and state.position() == position
+    assert clock.now - 1 <= LEVELS["hard"].seconds / TENTH + 2
+
+
+def test_a_single_step_turn_takes_the_whole_deadline():
+    state = random_position("hexover", {}, 6, 2)
+    clock = Ticks()
+    assert len(Computer("normal", 0, speed=TENTH, clock=clock).plan(state)) == 1
+    assert clock.now >= LEVELS["normal"].seconds / TENTH, "not only the first step's share"
+
+
+def test_a_hint_is_capped_by_its_seconds():
+    state = random_position("squareoff", {}, 12, 2)
+    clock = Ticks()
+    Computer("hard", 0, speed=TENTH, clock=clock, seconds=HINT_SECONDS).plan(state)
+    assert clock.now - 1 <= HINT_SECONDS / TENTH + 2
 
 
 def test_the_computer_finds_a_win_in_one_turn():

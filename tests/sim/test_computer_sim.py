@@ -13,6 +13,7 @@ from engine.core import State
 from engine.registry import game_class
 from firmware_host.sim import SimError, SimSession
 from hal.clock import ManualClock
+from tests.daemon.tables import QUICK
 from tests.sim import clicks
 
 #: Wall-clock seconds the worker may take before a test gives up: a guard against a hang, not a speed check.
@@ -22,7 +23,7 @@ PATIENCE = 60.0
 def session_with(tmp_path: Path, game: str, options: dict, seats: list[str], auto: bool = False):
     clock = ManualClock()
     session = SimSession(game, options, journal=tmp_path / "journal.sqlite3", seed=3, clock=clock, seats=seats,
-                         auto=auto)
+                         auto=auto, thinking=QUICK)
     return session, clock
 
 
@@ -65,7 +66,9 @@ def play_against_the_computer(session: SimSession, clock: ManualClock, plies: in
                 player.catch_up()
             else:
                 view = session.view()
-                assert view["thinking"] is False and view["decided"]["by"] == "computer"
+                # The step shown is decided; the rest of a turn of several may still be planned ("thinking").
+                decided = view["decided"]
+                assert decided["by"] == "computer" and str(carry.move) == decided["moves"][decided["step"]]
                 assert "(computer)" in view["status"] and f": {carry.move}" in view["status"]
                 player.make(carry.move)
             made += 1
