@@ -85,9 +85,10 @@ def verdict(hint: engine.solvers.Hint) -> str:
 
 
 def summary(label: str, times: list[float], said: list[str], scale: float) -> str:
-    times = sorted(t * scale for t in times)
+    times = [t * scale for t in times]
     answered = sum(what != "no answer" for what in said)
     quick = sum(t <= TARGET_S for t, what in zip(times, said) if what != "no answer")
+    times.sort()
     counts = {what: said.count(what) for what in ("a move", "lost", "lost, since move K", "no answer")}
     return (f"{label}: {len(times)} positions: {counts['a move']} a move, "
             f"{counts['lost'] + counts['lost, since move K']} proved lost ({counts['lost, since move K']} with the "
@@ -109,7 +110,6 @@ def main() -> None:
                         help=f"model a Pi 4: the limit divided by {PI4_SLOWER:g}, the times multiplied by it")
     args = parser.parse_args()
     scale = PI4_SLOWER if args.pi4 else 1.0
-    limit = args.limit / scale
     engine.solvers.CLOCK = time.process_time
     where = "a Pi 4 (modelled)" if args.pi4 else "this machine, CPU"
     print(f"hint limit {args.limit:g} s on {where}; times in seconds on {where}")
@@ -125,7 +125,8 @@ def main() -> None:
             times, said = [], []
             for state in states:
                 started = time.process_time()
-                hint = hinter(puzzle)(state, time_limit=min(limit, HINT_S) if puzzle == "full-house" else limit)
+                cap = min(args.limit, HINT_S) if puzzle == "full-house" else args.limit
+                hint = hinter(puzzle)(state, time_limit=cap / scale)
                 times.append(time.process_time() - started)
                 said.append(verdict(hint))
                 print(f"  {puzzle:16} ply {len(state.history):3}  {times[-1] * scale:6.2f} s  {hint.explanation}",
