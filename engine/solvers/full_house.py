@@ -426,10 +426,10 @@ def hint(state: State, *, time_limit: float, stop: Stop | None = None, known: Se
         return Hint((), None, f"impossible from here: {LONE_PIECE}", lost=True)
     seconds = min(time_limit, HINT_S)
     outcome = _search_choices(state, [(adds, None) for adds in _add_choices(state)], seconds, stop, None)
-    if outcome.cost is None and outcome.lower is None:  # every choice of the adds searched to the end
-        return Hint((), None, f"impossible from here: every one of the {outcome.explored:,} positions reachable was "
-                              f"searched and none has {total} pieces on the board", lost=True)
     if outcome.cost is None:
+        if outcome.lower is None:  # every choice of the adds searched to the end
+            return Hint((), None, f"impossible from here: every one of the {outcome.explored:,} positions reachable "
+                                  f"was searched and none has {total} pieces on the board", lost=True)
         return Hint((), None, f"no way to {aim} found within {seconds:g} s; it takes at least "
                               f"{plural(outcome.lower, 'more move')}")
     proof = "the fewest possible" if outcome.proved else "the fewest found"
