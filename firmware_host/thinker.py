@@ -42,8 +42,9 @@ CONTEXT = multiprocessing.get_context("spawn")
 PARENT_CHECK_S = 1.0
 #: The worker's niceness added to the daemon's: on a Raspberry Pi's four cores the scan loop comes first.
 NICENESS = 10
-#: Seconds a puzzle's hint may search before it says it found no way (docs/puzzles.md: how long hints take).
-PUZZLE_HINT_S = 10.0
+#: Seconds a puzzle's hint may search before it says what it has proved (docs/puzzles.md: how long hints take):
+#: a person at a Raspberry Pi 4 waits at most this (a faster machine searches more in the same wait).
+PUZZLE_HINT_S = 3.0
 
 
 @dataclass(frozen=True)

@@ -80,11 +80,14 @@ class Hint:
     ``lost_at``: when no solution exists from the position, the ply (a length of its history)
     of the last position before that still had one: undo to it.  None when a solution is
     known, or when the search could not tell in time.  ``explanation``: the words to show.
+    ``lost``: the search proved that no solution exists from the position (a search that ran
+    out of time proves nothing).
     """
 
     moves: tuple[str, ...]
     lost_at: int | None
     explanation: str
+    lost: bool = False
 
 
 ProgressCallback = Callable[[Progress], None]
@@ -96,12 +99,18 @@ class Stop(Protocol):
     def is_set(self) -> bool: ...
 
 
+#: The clock a search's time limit runs on: the wall's, as a person at the board waits.  A bench on a shared
+#: machine may set the process's CPU time (``time.process_time``), fair under load.
+CLOCK: Callable[[], float] = time.monotonic
+
+
 class Budget:
-    """When a search must end: at its time limit, or as soon as ``stop`` is set."""
+    """When a search must end: at its time limit (on ``CLOCK``), or as soon as ``stop`` is set."""
 
     def __init__(self, seconds: float, stop: Stop | None = None) -> None:
         self.seconds = seconds
-        self.started = time.monotonic()
+        self.clock = CLOCK
+        self.started = self.clock()
         self.stop = stop
 
     @property
@@ -110,10 +119,10 @@ class Budget:
 
     def spent(self, share: float = 1.0) -> bool:
         """Whether the search must end now (``share``: of the time limit, for a stage of it)."""
-        return self.stopped or time.monotonic() >= self.started + self.seconds * share
+        return self.stopped or self.clock() >= self.started + self.seconds * share
 
     def elapsed(self) -> float:
-        return time.monotonic() - self.started
+        return self.clock() - self.started
 
     def ended(self) -> str:
         """Why a search ended unfinished, in words: "stopped after 3.1 s" (Ctrl-C), "within 30 s"."""
@@ -121,9 +130,12 @@ class Budget:
 
 
 def find_loss(state: State, solvable: Callable[[State], bool | None], aim: str, seconds: float) -> Hint:
-    """The hint for a position with no way to ``aim``: step back through ``state.history`` to the last
+    """The hint for a position proved to have no way to ``aim``: step back through ``state.history`` to the last
     position that has one (``solvable`` says True, False, or None when it cannot tell in time).
-    ``state`` is left as it was."""
+
+    Only what was proved is said: a position whose search ran out of time is neither lost nor
+    won, so the words stop at the last position proved lost before it.  ``state`` is left as it was.
+    """
     popped: list[Move] = []
     try:
         while state.history:
@@ -132,14 +144,16 @@ def find_loss(state: State, solvable: Callable[[State], bool | None], aim: str, 
             if verdict:
                 ply = len(state.history)
                 return Hint((), ply, f"no way to {aim} from here: move {ply + 1} ({popped[-1]}) lost it; "
-                                     f"undo {plural(len(popped), 'move')} to play on from before it")
+                                     f"undo {plural(len(popped), 'move')} to play on from before it", lost=True)
             if verdict is None:
-                return Hint((), None, f"no way to {aim} from here, nor from {plural(len(popped), 'move')} back; "
-                                      f"searching further back took more than {seconds:g} s")
+                proved = f", nor from {plural(len(popped) - 1, 'move')} back" if len(popped) > 1 else ""
+                return Hint((), None, f"no way to {aim} from here{proved}; whether there is one from "
+                                      f"{plural(len(popped), 'move')} back was not found within {seconds:g} s",
+                            lost=True)
     finally:
         for move in reversed(popped):
             state.push(move)
-    return Hint((), None, f"no way to {aim} from here, nor from any position since the start")
+    return Hint((), None, f"no way to {aim} from here, nor from any position since the start", lost=True)
 
 
 def plural(n: int, noun: str) -> str:

@@ -422,9 +422,15 @@ def hint(state: State, *, time_limit: float, stop: Stop | None = None, known: Se
     if rest:
         steps = sum(not move.startswith("+") for move in rest)  # adds ("+f57") are free
         return Hint(rest, None, f"{plural(steps, 'more move')} to {aim} (the fewest found)")
+    if state.occupied.bit_count() < 2 and not state.pending:
+        return Hint((), None, f"impossible from here: {LONE_PIECE}", lost=True)
     seconds = min(time_limit, HINT_S)
     outcome = _search_choices(state, [(adds, None) for adds in _add_choices(state)], seconds, stop, None)
     if outcome.cost is None:
-        return Hint((), None, f"no way to {aim} found within {seconds:g} s")
+        if outcome.lower is None:  # every choice of the adds searched to the end
+            return Hint((), None, f"impossible from here: every one of the {outcome.explored:,} positions reachable "
+                                  f"was searched and none has {total} pieces on the board", lost=True)
+        return Hint((), None, f"no way to {aim} found within {seconds:g} s; it takes at least "
+                              f"{plural(outcome.lower, 'more move')}")
     proof = "the fewest possible" if outcome.proved else "the fewest found"
     return Hint(tuple(outcome.moves), None, f"{plural(outcome.cost, 'more move')} to {aim} ({proof})")

@@ -93,17 +93,37 @@ def test_a_lone_piece_can_never_bring_another_in():
     assert solution.explanation.startswith("no solution: a piece brings another in only")
 
 
-def test_a_search_that_exhausts_every_position_says_no_solution_exists():
-    # A toy network a - b - c forming one group: two pieces can fill it, never hold four.
+def impossible_toy():
+    """A toy network a - b - c forming one group: two pieces can fill it, never hold four."""
     toy = Layout(faces=("center", "a", "b", "c"), index={"center": 0, "a": 1, "b": 2, "c": 3},
                  adjacent=((), (2,), (1, 3), (2,)), center=0, transit=frozenset(), no_rest=frozenset({0}),
                  groups=((1, 2, 3),),
                  groups_at=((), ((2, 3),), ((3, 1),), ((1, 2),)), starts={}, full_house_start=(1, 2))
     state = FullHouse(pieces=4).new_initial_state()
     state.layout, state.occupied = toy, 0b0110
-    solution = solve(time_limit=5, state=state)
+    return state
+
+
+def test_a_search_that_exhausts_every_position_says_no_solution_exists():
+    solution = solve(time_limit=5, state=impossible_toy())
     assert not solution.solved and solution.optimal
     assert "was searched and none has 4 pieces on the board" in solution.explanation
+
+
+def test_the_hint_says_impossible_where_the_search_proves_it():
+    assert hint(impossible_toy(), time_limit=5) == Hint(
+        (), None, "impossible from here: every one of the 5 positions reachable was searched and none has 4 pieces "
+                  "on the board", lost=True)
+    lone = FullHouse(pieces=5).state_from_position(
+        {"pieces": {"f33": "piece"}, "reserve": {"piece": 4}, "borne_off": {"piece": 0}, "pending_adds": []})
+    found = hint(lone, time_limit=5)
+    assert found.lost and found.explanation.startswith("impossible from here: a piece brings another in only")
+
+
+def test_a_hint_out_of_time_says_how_many_moves_it_takes_at_least():
+    found = hint(FullHouse(pieces=30).new_initial_state(), time_limit=0.0)
+    assert not found.moves and not found.lost
+    assert found.explanation.startswith("no way to all 30 pieces on the board found within 0 s; it takes at least ")
 
 
 def test_a_full_board_needs_no_move():

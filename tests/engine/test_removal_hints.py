@@ -45,7 +45,7 @@ def check_hint(state: State, memo: dict[frozenset[str], bool]) -> Hint:
             after.apply(str(move))
         assert after.is_terminal() and after.outcome().winners == (0,)
         return hint
-    assert not hint.moves
+    assert not hint.moves and hint.lost
     popped = []
     while state.history and not solvable(state, memo):
         popped.append(state.pop())
@@ -104,7 +104,7 @@ def test_a_solved_or_hopeless_start_is_said_so():
     assert hinter("crooked-jumps")(solved, time_limit=1) == Hint((), None, "solved: one piece, in the centre")
     hopeless = state.game.state_from_position({"pieces": ["p73", "p89"]})
     assert hinter("crooked-jumps")(hopeless, time_limit=1) == Hint(
-        (), None, "no way to one piece in the centre from here, nor from any position since the start")
+        (), None, "no way to one piece in the centre from here, nor from any position since the start", lost=True)
 
 
 @pytest.mark.usefixtures("clock_at_every_position")
@@ -136,3 +136,19 @@ def test_a_known_winning_line_gives_the_hint_at_once_while_the_game_follows_it()
     state.apply(next(str(m) for m in state.legal_moves if str(m) != record["moves"][5]))
     left = hinter("overpass-spiral")(state, time_limit=0.001, known=record["moves"])
     assert not left.moves and "found within 0.001 s" in left.explanation, "a game that left the line searches"
+
+
+@pytest.mark.usefixtures("a_second_per_position")
+def test_a_position_whose_search_ran_out_of_time_is_not_called_lost():
+    """Proved lost here and a move back; the search from two moves back ran out of time: that says nothing."""
+    moves = ("p56>p10>p13 p42>p32>p54 p87>p86>p71 p39>p31>p38 p58>p43>p26 p45>p81>p93 p1>p5>p2 p61>p59>p77 "
+             "p68>p60>p46 p67>p77>p59 p25>p26>p18 p18>p13>p17 p23>p14>p10 p59>p44>p34 p11>p21>p30 p71>p85>p95 "
+             "p15>p38>p51 p30>p22>p31 p40>p55>p64 p10>p2>p5 p64>p54>p39 p95>p84>p70 p41>p33>p42 p93>p80>p61 "
+             "p82>p61>p68 p31>p39>p53 p70>p83>p62 p51>p62>p70").split()
+    state = new_game("overpass-spiral")
+    for text in moves:
+        state.apply(text)
+    hint = hinter("overpass-spiral")(state, time_limit=100)
+    assert hint == Hint((), None, "no way to one piece from here, nor from 1 move back; whether there is one "
+                                  "from 2 moves back was not found within 100 s", lost=True)
+    assert [str(move) for move in state.history] == moves, "the position is left as it was"
