@@ -10,6 +10,8 @@ A playout is the search's guess at how a position goes on: uniform random moves
   the game is won by blocking, and random placements block nothing in particular.  Every
   other placement of a playout takes the open intersection whose lines close the most
   intersections still open to the opponent.
+- Hexover: a quarter of random positions offer a player a winning path at once, which a
+  random player mostly misses: a playout player completes a path whenever one drop does.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from engine.ai.wins import hexover_winning_drop
 from engine.core import Move, State
 
 PlayoutMove = Callable[[State, random.Random], Move]
@@ -50,8 +53,16 @@ def _mono_line(state: State, rng: random.Random) -> Move:
     return Place(state.placing_colour(), state.game.locations[point])  # type: ignore[attr-defined]
 
 
+def _hexover(state: State, rng: random.Random) -> Move:
+    from engine.games.hexover import Drop
+
+    win = hexover_winning_drop(state)
+    return state.random_move(rng) if win is None else Drop(state.t.cells[win])  # type: ignore[attr-defined]
+
+
 #: Game name -> its playout policy, for the games that need one.
-POLICIES: dict[str, PlayoutMove] = {"pawns-crossing": _pawns_crossing, "mono-line": _mono_line}
+POLICIES: dict[str, PlayoutMove] = {"pawns-crossing": _pawns_crossing, "mono-line": _mono_line,
+                                    "hexover": _hexover}
 
 
 def playout_move(game_name: str) -> PlayoutMove | None:

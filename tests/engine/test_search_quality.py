@@ -1,0 +1,75 @@
+"""What narrows and guides the search: Hexover's wins at once."""
+
+from __future__ import annotations
+
+import random
+
+from engine import new_game
+from engine.ai.candidates import candidates
+from engine.ai.playout import playout_move
+from engine.ai.wins import hexover_winning_drop
+from engine.games.hexover import Drop, Pass
+
+
+def hexover_positions(games: int, seed: int):
+    """Every position of ``games`` random Hexover games, one state walked with push and pop."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = new_game("hexover")
+        while not state.is_terminal():
+            yield state
+            state.push(state.random_move(rng))
+
+
+def winning_drops(state, player: int) -> set[int]:
+    """The cells where a drop of ``player`` completes a path, found by making every drop."""
+    mover, found = state.mover, set()
+    cells = state.drops if player == mover else state._drop_cells(player)
+    for cell in cells:
+        state.mover = player
+        state.push(Drop(state.t.cells[cell]))
+        outcome = state.outcome()
+        state.pop()
+        state.mover = mover
+        if outcome is not None and outcome.winners == (player,) and "path" in outcome.reason:
+            found.add(cell)
+    return found
+
+
+def test_hexover_winning_drops_agree_with_making_every_drop_for_either_player():
+    met = 0
+    for state in hexover_positions(25, 1):
+        for player in (state.mover, 1 - state.mover):
+            wins = winning_drops(state, player)
+            found = hexover_winning_drop(state, player)
+            assert (found in wins) if wins else found is None, (state.position(), player)
+            met += bool(wins)
+    assert met > 40, "random games offer many wins at once"
+
+
+def test_hexover_candidates_take_a_win_at_once_and_never_hand_one_over_where_they_need_not():
+    tried = candidates("hexover")
+    for state in hexover_positions(8, 2):
+        moves = tried(state)
+        legal = list(state.legal_moves)
+        assert moves and all(move in legal for move in moves)
+        if winning_drops(state, state.mover):
+            assert len(moves) == 1 and state.t.index[moves[0].cell] in winning_drops(state, state.mover)
+            continue
+        handing = set()
+        for move in legal:
+            state.push(move)
+            if not state.is_terminal() and winning_drops(state, state.mover):
+                handing.add(move)
+            state.pop()
+        assert set(moves) == (set(legal) - handing or set(legal)), state.position()
+
+
+def test_hexover_playouts_take_a_win_at_once_and_otherwise_play_legal_moves():
+    pick, rng = playout_move("hexover"), random.Random(3)
+    for state in hexover_positions(20, 4):
+        move = pick(state, rng)
+        assert move in state.legal_moves
+        wins = winning_drops(state, state.mover)
+        if wins:
+            assert not isinstance(move, Pass) and state.t.index[move.cell] in wins
