@@ -1,11 +1,12 @@
-"""What narrows and guides the search: Hexover's wins at once."""
+"""What narrows and guides the search: Hexover's wins at once, Over-Pass's ranked candidates and evaluation."""
 
 from __future__ import annotations
 
 import random
 
 from engine import new_game
-from engine.ai.candidates import candidates
+from engine.ai.candidates import OVERPASS, candidates
+from engine.ai.evaluate import evaluate, overpass_steps
 from engine.ai.playout import playout_move
 from engine.ai.wins import hexover_winning_drop
 from engine.games.hexover import Drop, Pass
@@ -73,3 +74,40 @@ def test_hexover_playouts_take_a_win_at_once_and_otherwise_play_legal_moves():
         wins = winning_drops(state, state.mover)
         if wins:
             assert not isinstance(move, Pass) and state.t.index[move.cell] in wins
+
+
+def overpass_decisions(count: int, seed: int):
+    """Positions of random two-player Over-Pass where a player has many moves to choose from."""
+    rng, state, found = random.Random(seed), new_game("overpass", players=2), []
+    while len(found) < count and not state.is_terminal():
+        if state.phase == "move" and len(list(state.legal_moves)) > OVERPASS + 1:
+            found.append(state.clone())
+        state.push(state.random_move(rng))
+    return found
+
+
+def test_overpass_candidates_are_a_few_legal_moves_with_every_exit_and_the_end_of_the_turn():
+    tried = candidates("overpass")
+    for state in overpass_decisions(12, 5):
+        legal = list(state.legal_moves)
+        moves = tried(state)
+        assert len(set(moves)) == len(moves) and set(moves) <= set(legal)
+        board_moves = [m for m in moves if str(m) not in ("end", "return")]
+        assert len(board_moves) == OVERPASS
+        assert {str(m) for m in legal if str(m) in ("end", "return")} <= {str(m) for m in moves}
+        exits = [m for m in legal if str(m).startswith("X ")]
+        assert set(exits) <= set(moves) or len(exits) > OVERPASS
+
+
+def test_overpass_evaluation_rewards_a_piece_nearer_an_exit_point():
+    state = new_game("overpass", players=2)
+    steps = overpass_steps(state.game.board_name)
+    position = state.position()
+    black = [point for point, colour in position["board"].items() if colour == "black"][0]
+    nearer = next(point for point, n in steps.items() if n < steps[black] and point not in position["board"])
+    before = evaluate(state)
+    moved = dict(position, board={**{p: c for p, c in position["board"].items() if p != black}, nearer: "black"})
+    after = evaluate(state.game.state_from_position(moved))
+    assert after[0] > before[0] and after[1] < before[1]
+    assert all(-1 < v < 1 for v in after)
+
