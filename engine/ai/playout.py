@@ -12,6 +12,8 @@ A playout is the search's guess at how a position goes on: uniform random moves
   intersections still open to the opponent.
 - Hexover: a quarter of random positions offer a player a winning path at once, which a
   random player mostly misses: a playout player completes a path whenever one drop does.
+- Square Off: a random player forms a row only by chance; a playout player forms one
+  whenever a move does, but for a share of its moves made at random.
 """
 
 from __future__ import annotations
@@ -60,9 +62,26 @@ def _hexover(state: State, rng: random.Random) -> Move:
     return state.random_move(rng) if win is None else Drop(state.t.cells[win])  # type: ignore[attr-defined]
 
 
+#: The share of Square Off playout moves made at random even where a move would form a row.
+SQUAREOFF_RANDOM = 0.2
+
+
+def _squareoff(state: State, rng: random.Random) -> Move:
+    from engine.games.squareoff import EMPTY, Jump, Place, Slide
+
+    moves = list(state.generate_moves())
+    if state.captures or rng.random() < SQUAREOFF_RANDOM:  # type: ignore[attr-defined]
+        return rng.choice(moves)
+    player, index, rows = state.current_player, state.t.index, state._rows  # type: ignore[attr-defined]
+    forming = [move for move in moves
+               if (isinstance(move, Place) and rows(player, index[move.point], EMPTY))
+               or (isinstance(move, (Slide, Jump)) and rows(player, index[move.target], index[move.origin]))]
+    return rng.choice(forming or moves)
+
+
 #: Game name -> its playout policy, for the games that need one.
 POLICIES: dict[str, PlayoutMove] = {"pawns-crossing": _pawns_crossing, "mono-line": _mono_line,
-                                    "hexover": _hexover}
+                                    "hexover": _hexover, "squareoff": _squareoff}
 
 
 def playout_move(game_name: str) -> PlayoutMove | None:

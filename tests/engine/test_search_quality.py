@@ -111,3 +111,24 @@ def test_overpass_evaluation_rewards_a_piece_nearer_an_exit_point():
     assert after[0] > before[0] and after[1] < before[1]
     assert all(-1 < v < 1 for v in after)
 
+
+def test_square_off_playouts_play_legal_moves_and_mostly_form_a_row_where_one_can():
+    pick, rng = playout_move("squareoff"), random.Random(6)
+    could = formed = 0
+    for _ in range(6):
+        state = new_game("squareoff")
+        while not state.is_terminal():
+            move = pick(state, rng)
+            assert move in state.legal_moves
+            if not state.captures:
+                player = state.current_player
+                forming = set()
+                for legal in state.legal_moves:
+                    state.push(legal)
+                    if state.captures and state.captures[0] == player:
+                        forming.add(legal)
+                    state.pop()
+                could += bool(forming)
+                formed += move in forming
+            state.push(move)
+    assert could > 20 and formed / could > 0.7
