@@ -46,15 +46,52 @@ def relative(progress: Sequence[float]) -> Values:
 
 
 def _overpass(state: State) -> list[float]:
-    """Pieces brought home, with a little for pieces already out of the reserve."""
+    """Each colour's pieces brought home, and each piece on the board by how near it stands to an exit
+    point (more on one, where only its owner may move it); with the goal "one" a player's best colour."""
     game = state.game
     per_colour = game.layout.pieces_per_colour
-    progress = []
-    for seat in game.seats:
-        home = sum(state.home[c] for c in seat)
-        out = sum(per_colour - state.reserve[c] - state.home[c] for c in seat)
-        progress.append((home + 0.1 * out) / (per_colour * len(seat)))
-    return progress
+    worth = overpass_worth(game.board_name)
+    on_board = dict.fromkeys(game.turn_colours, 0.0)
+    for point, colour in state.cells.items():
+        if colour is not None:
+            on_board[colour] += worth[point]
+    best = max if game.options.get("goal", "one") == "one" and game.num_players == 2 else _mean
+    return [best([(state.home[c] + on_board[c]) / per_colour for c in seat]) for seat in game.seats]
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
+#: What a piece on the board is worth towards its colour's goal (one piece home is 1): its
+#: share at the Center Square, more as it nears an exit point, and most standing on one.
+OVERPASS_CENTRE, OVERPASS_NEAR, OVERPASS_ON_EXIT = 0.1, 0.5, 0.7
+
+
+@functools.cache
+def overpass_steps(board_name: str) -> dict[str, int]:
+    """Steps along the lines from every intersection to the nearest exit point."""
+    from engine.games.overpass import rule_tables
+
+    board = rule_tables(board_name).board
+    steps = dict.fromkeys(board.exits, 0)
+    frontier = deque(board.exits)
+    while frontier:
+        point = frontier.popleft()
+        for step in board.neighbours[point]:
+            if step not in steps:
+                steps[step] = steps[point] + 1
+                frontier.append(step)
+    return steps
+
+
+@functools.cache
+def overpass_worth(board_name: str) -> dict[str, float]:
+    """Each intersection's worth to the piece standing on it (``OVERPASS_CENTRE`` to ``OVERPASS_ON_EXIT``)."""
+    steps = overpass_steps(board_name)
+    far = max(steps.values())
+    return {point: OVERPASS_ON_EXIT if n == 0 else OVERPASS_CENTRE + (OVERPASS_NEAR - OVERPASS_CENTRE) * (1 - n / far)
+            for point, n in steps.items()}
 
 
 def _groups_of_three(state: State) -> list[float]:

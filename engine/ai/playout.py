@@ -10,6 +10,10 @@ A playout is the search's guess at how a position goes on: uniform random moves
   the game is won by blocking, and random placements block nothing in particular.  Every
   other placement of a playout takes the open intersection whose lines close the most
   intersections still open to the opponent.
+- Hexover: a quarter of random positions offer a player a winning path at once, which a
+  random player mostly misses: a playout player completes a path whenever one drop does.
+- Square Off: a random player forms a row only by chance; a playout player forms one
+  whenever a move does, but for a share of its moves made at random.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from engine.ai.wins import hexover_winning_drop
 from engine.core import Move, State
 
 PlayoutMove = Callable[[State, random.Random], Move]
@@ -50,8 +55,33 @@ def _mono_line(state: State, rng: random.Random) -> Move:
     return Place(state.placing_colour(), state.game.locations[point])  # type: ignore[attr-defined]
 
 
+def _hexover(state: State, rng: random.Random) -> Move:
+    from engine.games.hexover import Drop
+
+    win = hexover_winning_drop(state)
+    return state.random_move(rng) if win is None else Drop(state.t.cells[win])  # type: ignore[attr-defined]
+
+
+#: The share of Square Off playout moves made at random even where a move would form a row.
+SQUAREOFF_RANDOM = 0.2
+
+
+def _squareoff(state: State, rng: random.Random) -> Move:
+    from engine.games.squareoff import EMPTY, Jump, Place, Slide
+
+    moves = list(state.generate_moves())
+    if state.captures or rng.random() < SQUAREOFF_RANDOM:  # type: ignore[attr-defined]
+        return rng.choice(moves)
+    player, index, rows = state.current_player, state.t.index, state._rows  # type: ignore[attr-defined]
+    forming = [move for move in moves
+               if (isinstance(move, Place) and rows(player, index[move.point], EMPTY))
+               or (isinstance(move, (Slide, Jump)) and rows(player, index[move.target], index[move.origin]))]
+    return rng.choice(forming or moves)
+
+
 #: Game name -> its playout policy, for the games that need one.
-POLICIES: dict[str, PlayoutMove] = {"pawns-crossing": _pawns_crossing, "mono-line": _mono_line}
+POLICIES: dict[str, PlayoutMove] = {"pawns-crossing": _pawns_crossing, "mono-line": _mono_line,
+                                    "hexover": _hexover, "squareoff": _squareoff}
 
 
 def playout_move(game_name: str) -> PlayoutMove | None:

@@ -193,7 +193,7 @@ def test_an_information_set_search_grows_one_tree_over_deals_that_differ():
 
 def test_pawns_crossing_playouts_mostly_roll_and_always_play_legal_moves():
     pick = playout_move("pawns-crossing")
-    assert pick is not None and playout_move("hexover") is None
+    assert pick is not None and playout_move("crooked-jumps") is None
     rng, rolls, chooses = random.Random(0), 0, 0
     state = new_game("pawns-crossing")
     for _ in range(400):
@@ -359,7 +359,7 @@ def test_mono_line_playouts_play_legal_moves_and_mostly_block_the_most(mode):
 def test_mono_line_search_tries_the_placements_that_close_the_most_once_each():
     state = random_position("mono-line", {}, 6, 2)
     tried = candidates("mono-line")(state)
-    assert candidates("hexover") is None
+    assert candidates("crooked-jumps") is None
     assert 0 < len(tried) <= MONO_LINE and all(move in state.legal_moves for move in tried)
     assert len({move.point for move in tried}) == len(tried), "one colour per intersection"
     closing = dict(state.closing())
