@@ -3,7 +3,6 @@ counts the decisions where it tells moves apart; random plays legal moves."""
 
 from __future__ import annotations
 
-
 from engine import new_game
 from engine.ai.baselines import GreedyPlayer, RandomPlayer
 from engine.games.squareoff import SquareOff
