@@ -4,8 +4,9 @@
 turn: where the rules hide values (Pawns Crossing) one search walks several positions
 dealt consistent with that view (information-set search), so it never plays from values
 it could not know.  The random numbers of a plan come from the seed and the seat's view
-of the position planned from alone: the same position and seed give the same plan,
-whatever came before and in whatever process it runs.
+of the position planned from alone: with a fixed budget (``simulations``) the same position
+and seed give the same plan, whatever came before and in whatever process it runs; to a
+deadline, the plan also depends on how much the machine searched in the time.
 """
 
 from __future__ import annotations
