@@ -25,7 +25,7 @@ from engine.ai.speed import PI4, measure
 from engine.ai.uct import UCTPlayer
 from engine.errors import GameboardError
 from engine.registry import GAMES
-from firmware_host.commands.arguments import add_option_argument, game_options
+from firmware_host.commands.arguments import add_option_argument, game_options, speed_argument
 
 #: The players that search, at a level's budget.
 SEARCHERS = {"computer": Computer, "uct": UCTPlayer}
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--jobs", type=_jobs, default=1,
                         help=f"games played at once, each in its own process, 1 to {MAX_JOBS} (default 1; the "
                              f"results are the same; this machine has {os.cpu_count() or 1} cores)")
-    parser.add_argument("--speed", type=_speed, default="auto",
+    parser.add_argument("--speed", type=speed_argument, default=None,
                         help="this machine's speed as a multiple of a Raspberry Pi 4's: a level's turn takes its Pi 4 "
                              "seconds divided by this, in CPU seconds (default auto: measured once at the start)")
     parser.add_argument("--simulations", type=_count, metavar="N",
@@ -81,18 +81,6 @@ def _jobs(text: str) -> int:
     return jobs
 
 
-def _speed(text: str) -> str | float:
-    if text == "auto":
-        return text
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is neither auto nor a number") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: give a speed above 0 (1 is a Raspberry Pi 4)")
-    return value
-
-
 def make_player(text: str, seed: int, *, speed: float = PI4, simulations: int | None = None) -> Player:
     """The player ``text`` names; a searching one with a turn of its level's seconds / ``speed`` in CPU
     time, or ``simulations`` a step."""
@@ -116,7 +104,7 @@ def searches(texts: list[str]) -> bool:
 def run_arena(args: argparse.Namespace) -> int:
     speed = PI4
     if searches(args.players) and args.simulations is None:
-        speed = measure() if args.speed == "auto" else args.speed
+        speed = measure() if args.speed is None else args.speed
     players = [functools.partial(make_player, text, speed=speed, simulations=args.simulations)
                for text in args.players]
     options = game_options(args.option)

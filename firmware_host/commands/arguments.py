@@ -20,6 +20,20 @@ if TYPE_CHECKING:
 BOARD_HELP = "a board (`gameboard board list`), or a game: the board it is played on"
 
 
+def speed_argument(text: str) -> float | None:
+    """``--speed``: auto (None: measured) or a multiple of a Raspberry Pi 4's speed, from 0.05 to 100."""
+    if text == "auto":
+        return None
+    try:
+        speed = float(text)
+    except ValueError:
+        speed = math.nan
+    if not 0.05 <= speed <= 100:
+        raise argparse.ArgumentTypeError(f"{text!r}: give auto or a multiple of a Raspberry Pi 4's speed from 0.05 "
+                                         "to 100, e.g. --speed 1")
+    return speed
+
+
 def at_least(low: float, kind: Callable[[str], float] = float) -> Callable[[str], float]:
     """An argument type: a number (``kind``: float or int) of at least ``low``."""
     def number(text: str) -> float:

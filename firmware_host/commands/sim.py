@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import math
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import GameboardError
 from engine.registry import GAMES
 from firmware_host.commands.arguments import (add_broker_arguments, add_option_argument, add_page_arguments,
-                                              broker_address, game_options)
+                                              broker_address, game_options, speed_argument)
 from firmware_host.remote.protocol import BY_HAND, FAIR, NAME, ProtocolError, check_name
 
 if TYPE_CHECKING:
@@ -85,20 +84,6 @@ def run_sim(args: argparse.Namespace) -> int:
 
     asyncio.run(main())
     return 0
-
-
-def speed_argument(text: str) -> float | None:
-    """``--speed``: auto (None: measured) or a multiple of a Raspberry Pi 4's speed, from 0.05 to 100."""
-    if text == "auto":
-        return None
-    try:
-        speed = float(text)
-    except ValueError:
-        speed = math.nan
-    if not 0.05 <= speed <= 100:
-        raise argparse.ArgumentTypeError(f"{text!r}: give auto or a multiple of a Raspberry Pi 4's speed from 0.05 "
-                                         "to 100, e.g. --speed 1")
-    return speed
 
 
 def default_journal(args: argparse.Namespace) -> str:
