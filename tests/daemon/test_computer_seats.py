@@ -18,7 +18,7 @@ from firmware_host.seats import Seat, parse_seat, parse_seats
 from firmware_host.thinker import NICENESS, Answer, Question, Thinker, Thinking
 from firmware_host.tracker import Status
 from hal.mock import Noise
-from tests.engine.test_search import random_position
+from tests.engine.positions import random_position
 
 COMPUTER = Seat("computer", "easy")
 HUMAN = Seat()

@@ -19,22 +19,10 @@ from engine.ai.playout import playout_move
 from engine.core import CHANCE
 from engine.games.squareoff import SquareOff
 from engine.registry import GAMES
+from tests.engine.positions import random_position
 
 #: Every game (Over-Pass with three players too), with the plies of random play before the computer is asked.
 CASES = [(name, {}) for name in GAMES] + [("overpass", {"players": 3})]
-
-
-def random_position(name: str, options: dict, plies: int, seed: int):
-    """A position after ``plies`` random moves, at a player's decision (dice rolled)."""
-    rng = random.Random(seed)
-    state = new_game(name, **options)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.push(state.random_move(rng))
-    while state.is_chance_node():
-        state.push(state.random_move(rng))
-    return state
 
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}{o.get('players', '')}" for n, o in CASES])

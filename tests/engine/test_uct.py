@@ -11,23 +11,11 @@ from engine import new_game
 from engine.ai.uct import UCTPlayer, playout, search
 from engine.core import CHANCE, TERMINAL
 from engine.games.squareoff import SquareOff
+from tests.engine.positions import random_position
 
 #: Every game of 2-4 players.
 CASES = [("hexover", {}), ("mono-line", {}), ("squareoff", {}), ("overpass", {"players": 2}),
          ("overpass", {"players": 3}), ("groups-of-three", {}), ("pawns-crossing", {})]
-
-
-def random_position(name: str, options: dict, plies: int, seed: int):
-    """A position after ``plies`` random moves, at a player's decision (dice rolled)."""
-    rng = random.Random(seed)
-    state = new_game(name, **options)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.push(state.random_move(rng))
-    while state.is_chance_node():
-        state.push(state.random_move(rng))
-    return state
 
 
 @pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}{o.get('players', '')}" for n, o in CASES])
