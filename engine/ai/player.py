@@ -21,7 +21,7 @@ from typing import Protocol
 from engine.ai import hidden
 from engine.ai.candidates import candidates
 from engine.ai.levels import DEFAULT_LEVEL, DEFAULT_PLAYOUT_PLIES, PLAYOUT_PLIES, level
-from engine.ai.mcts import Node, Settings, search, search_dealt
+from engine.ai.mcts import Node, Settings, collector_paused, search, search_dealt
 from engine.ai.playout import playout_move
 from engine.ai.speed import PI4
 from engine.core import CHANCE, TERMINAL, Move, State
@@ -112,12 +112,19 @@ class Computer:
         rng = random.Random(self._seed_for(state, player))
         seconds = self.seconds
         turn = None if seconds is None else TurnClock(self.clock, seconds, FIRST_STEP_SECONDS / self.speed)
-        moves: list[Move] = []
-        pushed = 0  # the moves of ``moves`` pushed on ``state`` now
-        root: Node | None = None  # the tree grown so far for the position reached
         #: Every tree of the turn, freed once it is over: freeing the moves not played (10^5 nodes and more in
         #: an Over-Pass turn at hard) takes milliseconds, which would carry the turn past its deadline.
         trees: list[Node] = []
+        # The collector is paused for the whole turn, between its steps too: once woken it would walk the trees.
+        with collector_paused():
+            yield from self._steps(state, player, turn, rng, trees)
+
+    def _steps(self, state: State, player: int, turn: TurnClock | None, rng: random.Random,
+               trees: list[Node]) -> Iterator[Move]:
+        """``steps`` once its clock and seed are set: each step searched, given, and the state put back."""
+        moves: list[Move] = []
+        pushed = 0  # the moves of ``moves`` pushed on ``state`` now
+        root: Node | None = None  # the tree grown so far for the position reached
         try:
             while True:
                 move, root = self._step(state, player, turn, root, rng, trees, first=not moves)

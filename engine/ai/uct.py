@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 from engine.ai import hidden
 from engine.ai.levels import DEFAULT_LEVEL, level
+from engine.ai.mcts import collector_paused
 from engine.ai.speed import PI4
 from engine.core import CHANCE, TERMINAL, Move, State
 
@@ -210,9 +211,10 @@ class UCTPlayer:
             dealt = [hidden.sample(state, player, self.rng) for _ in range(DEALS)] if hidden.hides_values(state) else []
             trees = Trees(dealt or [state], player, self.rng, self.playout_cap)
             budget = self.simulations or MAX_SIMULATIONS
-            move = trees.grow(budget, deadline, self.clock)
-            if deadline is not None and self.clock() < turn_deadline and _ends_turn(state, move, player):
-                move = trees.grow(budget, turn_deadline, self.clock)
+            with collector_paused():  # as the computer's search: neither player's turn pays for a collection
+                move = trees.grow(budget, deadline, self.clock)
+                if deadline is not None and self.clock() < turn_deadline and _ends_turn(state, move, player):
+                    move = trees.grow(budget, turn_deadline, self.clock)
             if dealt:
                 move = state.parse_move(str(move))
         self._turn = (len(state.history) + 1, move, turn_deadline)

@@ -3,6 +3,7 @@ wins it should not miss, per-seat values with 3-4 players, and hidden values nev
 
 from __future__ import annotations
 
+import gc
 import random
 
 import pytest
@@ -109,6 +110,28 @@ def test_a_single_step_turn_takes_the_whole_deadline():
     clock = Ticks()
     assert len(Computer("normal", 0, speed=TENTH, clock=clock).plan(state)) == 1
     assert clock.now >= LEVELS["normal"].seconds / TENTH, "not only the first step's share"
+
+
+def test_the_cycle_collector_waits_for_the_end_of_a_turn_even_one_left_half_way():
+    # A collection walks every node of the trees (up to 195 ms here at hard): never within a turn's deadline.
+    state = random_position("overpass", {"players": 2}, 10, 1)
+    seen: list[bool] = []
+    ticks = Ticks()
+
+    def clock() -> float:
+        seen.append(gc.isenabled())
+        return ticks()
+
+    assert gc.isenabled()
+    steps = Computer("easy", 0, speed=TENTH, clock=clock).steps(state)
+    next(steps)
+    start, *during = seen  # the turn's clock starts, then every read is within the search
+    assert start and during and not any(during) and not gc.isenabled(), "paused between the steps too"
+    steps.close()  # the board moved on before the turn's end
+    assert gc.isenabled()
+    seen.clear()
+    Computer("easy", 0, speed=TENTH, clock=clock).plan(state)
+    assert not any(seen[1:]) and gc.isenabled()
 
 
 def test_a_hint_is_capped_by_its_seconds():
