@@ -119,8 +119,8 @@ function render(view) {
   $("sensor-errors").hidden = !view.sensor_errors;
   $("sensor-errors").textContent = view.sensor_errors || "";
   $("new-game").querySelector("button").disabled = Boolean(view.remote);  // a remote game is not restarted
-  $("noise").checked = view.noise;
-  $("auto").checked = view.auto;
+  showToggle("noise", view.noise);
+  showToggle("auto", view.auto);
   $("log").replaceChildren(...view.log.map((text, index) => element("li", {},
     element("span", { className: "ply", textContent: `${index + 1}.` }), text)));
   $("log").scrollTop = $("log").scrollHeight;
@@ -227,8 +227,22 @@ $("flip-mode").onclick = () => {
 };
 $("drop").onclick = () => send({ type: "drop" });
 $("lift-rest").onclick = () => send({ type: "lift_rest" });
-$("noise").onchange = (event) => send({ type: "noise", on: event.target.checked });
-$("auto").onchange = (event) => send({ type: "auto", on: event.target.checked });
+// A box the person just ticked keeps its tick until a view shows it taken (or for TOGGLE_MS): a view sent
+// before the simulator heard the click would otherwise untick it under the person's finger.
+const TOGGLE_MS = 3000;
+const toggled = {};
+function showToggle(id, value) {
+  const asked = toggled[id];
+  if (asked && asked.on !== value && performance.now() - asked.at < TOGGLE_MS) return;
+  delete toggled[id];
+  $(id).checked = value;
+}
+for (const id of ["noise", "auto"]) {
+  $(id).onchange = (event) => {
+    toggled[id] = { on: event.target.checked, at: performance.now() };
+    send({ type: id, on: event.target.checked });
+  };
+}
 $("game-fields").onchange = () => renderSeats($("game-name").value, seatValues());
 $("dice-entry").onsubmit = (event) => {
   event.preventDefault();
