@@ -38,9 +38,9 @@ GAMES_PER_ROW: dict[str, dict[str, int]] = {
     "hexover": {"uct": 40, "random": 40, "greedy": 40},
     "mono-line": {"uct": 40, "random": 40, "greedy": 40},
     "squareoff": {"uct": 40, "random": 20, "greedy": 20},
-    "overpass": {"uct": 4, "random": 4},
-    "groups-of-three": {"uct": 4, "random": 4},
-    "pawns-crossing": {"uct": 4, "random": 4, "greedy": 4},
+    "overpass": {"uct": 40, "random": 10},
+    "groups-of-three": {"uct": 40, "random": 10},
+    "pawns-crossing": {"uct": 40, "random": 10, "greedy": 10},
 }
 OPPONENTS = {"uct": "uct:normal", "random": "random", "greedy": "greedy"}
 
