@@ -76,7 +76,8 @@ def list_games(args: argparse.Namespace) -> int:
         print(f"{name}: {cls.title} (board {cls.board_name})")
         for key, option in cls.options_spec.items():
             takes = f"; {option.takes(json.dumps)}" if option.choices else ""
-            print(f"    {key} = {json.dumps(option.default)}{takes}\n        {option.help}")
+            default = "a fresh one each game" if key == cls.deal_option else json.dumps(option.default)
+            print(f"    {key} = {default}{takes}\n        {option.help}")
         examples = move_examples(cls())
         width = max(len(example["move"]) for example in examples)
         print("    moves, as the journal and remote play write them (from a game played at random):")

@@ -35,6 +35,12 @@ def test_games_lists_every_game_with_its_options(capsys, toy) -> None:
     assert "    pieces = 40; from 3 to 92\n" in text
 
 
+def test_games_says_a_deal_is_fresh_each_game_unless_asked(capsys) -> None:
+    """It printed Pawns Crossing's ``seed = 0``, the engine's repeatable default, which no new game uses."""
+    assert main(["games"]) == 0
+    assert "    seed = a fresh one each game\n" in capsys.readouterr().out
+
+
 def test_games_shows_how_each_games_moves_are_written(capsys) -> None:
     """docs/remote.md sends moves in "the engine's notation (`gameboard games` shows each game's)": it did not."""
     assert main(["games", "--json"]) == 0
