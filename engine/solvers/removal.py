@@ -28,8 +28,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.core import State
+from engine.games.overpass_spiral import OverPassSpiral
 from engine.games.removal_puzzle import RemovalPuzzle, RemovalPuzzleState, Step
 from engine.solvers import (
     Budget,
@@ -45,6 +47,11 @@ from engine.solvers import (
 )
 from engine.solvers.endgame import EndgameTable, shipped_table
 from engine.solvers.symmetry import Symmetries
+
+try:  # the search compiled for the Spiral (setup.py builds it when it can); ``_search`` here is the definition
+    from engine.solvers import _removal_fast  # type: ignore[attr-defined]
+except ImportError:
+    _removal_fast = None  # type: ignore[assignment]
 
 #: How many positions pass between two looks at the clock.
 CHECK_EVERY = 2048
@@ -87,7 +94,7 @@ class RemovalSearch:
     """
 
     def __init__(self, game: RemovalPuzzle, budget: Budget, progress: ProgressCallback | None = None,
-                 centre: bool = True, table: EndgameTable | None = None) -> None:
+                 centre: bool = True, table: EndgameTable | None = None, compiled: bool = True) -> None:
         if centre and table is not None:
             raise ValueError("an endgame table answers for one piece anywhere, not in the centre")
         self.game = game
@@ -103,10 +110,15 @@ class RemovalSearch:
         self.positions = 0
         self.next_report = 0.0
         self.key: Callable[[int], int] = self.symmetries.canonical
+        self.compiled = compiled_search(game, centre, table) if compiled else None
 
     def run(self, start: int) -> SearchReport:
         began = time.monotonic()
         self.next_report = began
+        if self.compiled is not None:
+            solved, exhausted, path, best = self.compiled.run(start, self._time_up, PROBES, CHECK_EVERY, MEMO_LIMIT)
+            self.positions = self.compiled.positions
+            return SearchReport(path, solved, exhausted, best, self.positions, time.monotonic() - began)
         self.path, self.best = [], (self._rank(start), [], start)
         self.key = self.symmetries.canonical if self.symmetries.symmetric(start) else int
         solved = exhausted = False
@@ -216,14 +228,35 @@ class RemovalSearch:
         return children
 
     def _tick(self) -> None:
-        if self.budget.spent():
+        if self._time_up(self.positions, self.best[0][0]):
             raise _OutOfTime
+
+    def _time_up(self, positions: int, best_pieces: int) -> bool:
+        """Whether the search must end (asked every ``CHECK_EVERY`` positions); reports progress if not."""
+        if self.budget.spent():
+            return True
         now = time.monotonic()
         if self.progress is not None and now >= self.next_report:
             self.next_report = now + 0.5
-            assert self.best is not None
-            self.progress(Progress(self.budget.elapsed(), self.positions, self.best[0][0], None,
+            self.progress(Progress(self.budget.elapsed(), positions, best_pieces, None,
                                    "depth-first search (best: pieces left)"))
+        return False
+
+
+def compiled_search(game: RemovalPuzzle, centre: bool, table: EndgameTable | None) -> Any:
+    """``_removal_fast.Search`` for ``game`` when it was built and knows the game's moves (the Spiral's), else None."""
+    if _removal_fast is None or not isinstance(game, OverPassSpiral):
+        return None
+    board = game.line_board
+    distances = sorted(set(game.centre_distance))
+    return _removal_fast.Search(
+        near=[[game.index[q] for q in board.neighbours[p]] for p in game.locations],
+        perimeter=[[game.index[q] for q in board.neighbours[p] if (p, q) in board.perimeter] for p in game.locations],
+        exits=[game.index[p] for p in board.exits],
+        symmetries=[list(perm) for perm in game.symmetries], distance_ranks=[distances.index(d) for d in
+                                                                         game.centre_distance],
+        rings=list(game.centre_rings), goal=game.goal, centre=centre, any_single=not centre and not game.centre_required,
+        table_pieces=table.pieces if table else 0, table_ranks=table.ranks if table else None)
 
 
 def _row(pieces: int, rows: int) -> int | None:
