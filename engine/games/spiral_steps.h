@@ -30,11 +30,13 @@ static inline int step_start(int code) { return code >> 14; }
 static inline int step_to(int code) { return code >> 7 & 127; }
 static inline int step_last(int code) { return code & 127; }
 
-/* The board: steps along the lines and along the perimeter, and the exits. */
+/* The board: steps along the lines and along the perimeter (as lists and as bitsets), and the exits. */
 typedef struct {
     int n;
     int near_count[MAX_POINTS], perimeter_count[MAX_POINTS];
     uint8_t near[MAX_POINTS][MAX_NEAR], perimeter[MAX_POINTS][MAX_NEAR];
+    Set near_mask[MAX_POINTS], perimeter_mask[MAX_POINTS];  /* one step from a point */
+    Set near_into[MAX_POINTS], perimeter_into[MAX_POINTS];  /* the points one step from which is this one */
     uint8_t is_exit[MAX_POINTS];
 } SpiralBoard;
 
@@ -52,77 +54,82 @@ static int codes_reserve(Codes *c, size_t more) {
     return 0;
 }
 
-static int compare_ints(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
-
-/* The pieces reached from ``seeds`` over pieces of ``mask`` along ``steps``: a group's flood. */
-static void flood(const SpiralBoard *board, const Set *mask, Set seeds, const uint8_t (*steps)[MAX_NEAR],
-                  const int *counts, int *order, int *size) {
-    Set group = {{0, 0}};
-    int head = 0;
-    *size = 0;
-    for (int p = 0; p < board->n; p++)
-        if (set_has(&seeds, p)) { set_add(&group, p); order[(*size)++] = p; }
-    while (head < *size) {
-        int here = order[head++];
-        for (int i = 0; i < counts[here]; i++) {
-            int there = steps[here][i];
-            if (set_has(mask, there) && !set_has(&group, there)) { set_add(&group, there); order[(*size)++] = there; }
+/* The lowest member of ``rest``, taken out of it; -1 when it is empty. */
+static inline int pop_member(Set *rest) {
+    for (int w = 0; w < 2; w++)
+        if (rest->w[w]) {
+            int i = w * 64 + __builtin_ctzll(rest->w[w]);
+            rest->w[w] &= rest->w[w] - 1;
+            return i;
         }
-    }
+    return -1;
 }
 
-/* Every (landing << 7 | last) for the pieces of a group, sorted: the empty points beside each
- * piece along ``steps``, leaving ``start`` out as a landing. */
-static int landing_codes(const Set *mask, const int *members, int size, int start,
-                         const uint8_t (*steps)[MAX_NEAR], const int *counts, int *codes) {
-    int count = 0;
-    for (int k = 0; k < size; k++) {
-        int last = members[k];
-        for (int i = 0; i < counts[last]; i++) {
-            int to = steps[last][i];
-            if (!set_has(mask, to) && to != start) codes[count++] = to << 7 | last;
+/* The pieces of ``mask`` reached from ``seeds`` along ``steps`` (one bitset per point), and in ``around``
+ * every point one step from one of them. */
+static Set flood(const Set *steps, Set mask, Set seeds, Set *around) {
+    Set group = seeds, frontier = seeds, near = {{0, 0}};
+    while (frontier.w[0] | frontier.w[1]) {
+        Set grown = {{0, 0}};
+        for (int p; (p = pop_member(&frontier)) >= 0;) {
+            grown.w[0] |= steps[p].w[0];
+            grown.w[1] |= steps[p].w[1];
+        }
+        near.w[0] |= grown.w[0];
+        near.w[1] |= grown.w[1];
+        for (int w = 0; w < 2; w++) {
+            frontier.w[w] = grown.w[w] & mask.w[w] & ~group.w[w];
+            group.w[w] |= frontier.w[w];
         }
     }
-    qsort(codes, (size_t)count, sizeof(int), compare_ints);
+    *around = near;
+    return group;
+}
+
+/* Every (landing << 7 | last) of a group, in (landing, last) order: each empty point one step from a piece
+ * of the group (``steps``), with each such piece (``into``: the points one step from which is the landing). */
+static int landing_codes(Set mask, Set group, Set around, const Set *into, int *codes) {
+    int count = 0;
+    Set empty = {{around.w[0] & ~mask.w[0], around.w[1] & ~mask.w[1]}};
+    for (int to; (to = pop_member(&empty)) >= 0;) {
+        Set lasts = {{group.w[0] & into[to].w[0], group.w[1] & into[to].w[1]}};
+        for (int last; (last = pop_member(&lasts)) >= 0;) codes[count++] = to << 7 | last;
+    }
     return count;
 }
 
 /* Appends the moves of ``mask`` to ``out`` as step codes, in the order of ``steps``; -1 when out of memory. */
 static int spiral_steps(const SpiralBoard *board, Set mask, Codes *out) {
-    int group_of[MAX_POINTS], order[MAX_POINTS], size;
     /* a landing code per (piece, neighbour): the groups' together, and one exit piece's */
     int codes[MAX_POINTS * MAX_NEAR], group_codes[MAX_POINTS * MAX_NEAR];
     int group_start[MAX_POINTS + 1], groups = 0;
-    for (int p = 0; p < board->n; p++) group_of[p] = -1;
+    Set group_of[MAX_POINTS];
     group_start[0] = 0;
-    for (int start = 0; start < board->n; start++) {
-        if (!set_has(&mask, start)) continue;
+    Set pieces = mask;
+    for (int start; (start = pop_member(&pieces)) >= 0;) {
         if (board->is_exit[start]) {  /* along the perimeter, over the other pieces, alone */
-            Set others = mask, seeds = {{0, 0}};
+            Set others = mask, around;
             others.w[start >> 6] &= ~((uint64_t)1 << (start & 63));
-            for (int i = 0; i < board->perimeter_count[start]; i++)
-                if (set_has(&others, board->perimeter[start][i])) set_add(&seeds, board->perimeter[start][i]);
-            flood(board, &others, seeds, board->perimeter, board->perimeter_count, order, &size);
-            int count = landing_codes(&mask, order, size, start, board->perimeter, board->perimeter_count, codes);
+            Set seeds = {{board->perimeter_mask[start].w[0] & others.w[0],
+                          board->perimeter_mask[start].w[1] & others.w[1]}};
+            if (!(seeds.w[0] | seeds.w[1])) continue;  /* nothing beside it along the perimeter */
+            Set crossed = flood(board->perimeter_mask, others, seeds, &around);
+            int count = landing_codes(mask, crossed, around, board->perimeter_into, codes);
             if (codes_reserve(out, (size_t)count) < 0) return -1;
             for (int i = 0; i < count; i++) out->data[out->len++] = start << 14 | codes[i];
             continue;
         }
-        int alone = 1;
-        for (int i = 0; i < board->near_count[start]; i++)
-            if (set_has(&mask, board->near[start][i])) alone = 0;
-        if (alone) continue;
-        if (group_of[start] < 0) {  /* its group's landings, worked out once */
-            Set seeds = {{0, 0}};
+        if (!set_meets(board->near_mask[start], mask)) continue;  /* alone: nothing to pass over */
+        int g = 0;
+        while (g < groups && !set_has(&group_of[g], start)) g++;
+        if (g == groups) {  /* its group's landings, worked out once */
+            Set seeds = {{0, 0}}, around;
             set_add(&seeds, start);
-            flood(board, &mask, seeds, board->near, board->near_count, order, &size);
-            int *into = group_codes + group_start[groups];
-            int count = landing_codes(&mask, order, size, -1, board->near, board->near_count, into);
-            for (int k = 0; k < size; k++) group_of[order[k]] = groups;
-            group_start[groups + 1] = group_start[groups] + count;
+            group_of[g] = flood(board->near_mask, mask, seeds, &around);
+            group_start[g + 1] = group_start[g] + landing_codes(mask, group_of[g], around, board->near_into,
+                                                                  group_codes + group_start[g]);
             groups++;
         }
-        int g = group_of[start];
         if (codes_reserve(out, (size_t)(group_start[g + 1] - group_start[g])) < 0) return -1;
         for (int i = group_start[g]; i < group_start[g + 1]; i++)
             if ((group_codes[i] & 127) != start) out->data[out->len++] = start << 14 | group_codes[i];
@@ -169,6 +176,20 @@ static int read_board(SpiralBoard *board, PyObject *near, PyObject *perimeter, P
     if (read_steps(near, n, board->near_count, board->near, "near") < 0 ||
         read_steps(perimeter, n, board->perimeter_count, board->perimeter, "perimeter") < 0)
         return -1;
+    memset(board->near_mask, 0, sizeof board->near_mask);
+    memset(board->perimeter_mask, 0, sizeof board->perimeter_mask);
+    memset(board->near_into, 0, sizeof board->near_into);
+    memset(board->perimeter_into, 0, sizeof board->perimeter_into);
+    for (int p = 0; p < n; p++) {
+        for (int i = 0; i < board->near_count[p]; i++) {
+            set_add(&board->near_mask[p], board->near[p][i]);
+            set_add(&board->near_into[board->near[p][i]], p);
+        }
+        for (int i = 0; i < board->perimeter_count[p]; i++) {
+            set_add(&board->perimeter_mask[p], board->perimeter[p][i]);
+            set_add(&board->perimeter_into[board->perimeter[p][i]], p);
+        }
+    }
     memset(board->is_exit, 0, sizeof board->is_exit);
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(exits); i++) {
         long p = PyLong_AsLong(PyList_GET_ITEM(exits, i));

@@ -42,6 +42,11 @@ static int memo_has(const Memo *memo, Set key) {
     }
 }
 
+/* Asks the memory for the slot where ``key`` would be (a child's look-up otherwise waits for it). */
+static inline void memo_prefetch(const Memo *memo, Set key) {
+    if (memo->cap) __builtin_prefetch(&memo->slots[memo_slot(memo, key)]);
+}
+
 static void memo_put(Memo *memo, Set key) {  /* a key not yet held, with room for it */
     size_t i = memo_slot(memo, key);
     while (memo->slots[i].w[0] || memo->slots[i].w[1]) i = (i + 1) & (memo->cap - 1);
@@ -233,10 +238,13 @@ static int compare_children(const void *a, const void *b) {
 static int push_ordered(Search *self, Set mask) {
     size_t base = self->children_len;
     if (push_moves(self, mask) < 0) return -1;
+    for (size_t i = base; i < self->children_len; i++) {  /* the memo's slots asked for all at once */
+        self->children[i].key = key_of(self, self->children[i].mask);
+        memo_prefetch(&self->memo, self->children[i].key);
+    }
     size_t kept = base;
     for (size_t i = base; i < self->children_len; i++) {
         Child child = self->children[i];
-        child.key = key_of(self, child.mask);
         if (memo_has(&self->memo, child.key)) continue;
         child.order = (uint64_t)stranded(self, child.mask) << 40 |
                       (uint64_t)self->distance_rank[step_to(child.step)] << 32 | (uint64_t)(i - base);
