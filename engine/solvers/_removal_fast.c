@@ -84,7 +84,6 @@ typedef struct {
     PyObject_HEAD
     /* the puzzle */
     SpiralBoard board;
-    Set near_mask[MAX_POINTS];
     int symmetries;
     uint8_t perm[MAX_SYMMETRIES][MAX_POINTS];
     uint8_t distance_rank[MAX_POINTS];  /* the centre distances' order (equal distances, equal ranks) */
@@ -162,10 +161,10 @@ static int may_reach_centre(const Search *self, Set mask, int pieces) {
 }
 
 static int stranded(const Search *self, Set mask) {
-    int count = 0;
+    int count = 0;  /* word by word: the search's hottest loop */
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = mask.w[w]; bits; bits &= bits - 1)
-            count += !set_meets(mask, self->near_mask[w * 64 + __builtin_ctzll(bits)]);
+            count += !set_meets(mask, self->board.near_mask[w * 64 + __builtin_ctzll(bits)]);
     return count;
 }
 
@@ -395,10 +394,6 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwargs) {
     }
     if (read_board(&self->board, near, perimeter, exits) < 0) return -1;
     int n = self->board.n, values[MAX_POINTS];
-    for (int p = 0; p < n; p++) {
-        self->near_mask[p] = (Set){{0, 0}};
-        for (int i = 0; i < self->board.near_count[p]; i++) set_add(&self->near_mask[p], self->board.near[p][i]);
-    }
     self->symmetries = (int)PyList_GET_SIZE(perms);
     if (self->symmetries < 1 || self->symmetries > MAX_SYMMETRIES) {
         PyErr_Format(PyExc_ValueError, "Search: 1 to %d symmetries (the identity first)", MAX_SYMMETRIES);
