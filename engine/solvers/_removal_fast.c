@@ -250,7 +250,7 @@ static int push_ordered(Search *self, Set mask) {
         self->children[kept++] = child;
     }
     self->children_len = kept;
-    qsort(self->children + base, kept - base, sizeof(Child), compare_children);
+    if (kept - base > 1) qsort(self->children + base, kept - base, sizeof(Child), compare_children);
     return 0;
 }
 
