@@ -97,6 +97,8 @@ class RemovalSearch:
     as long as each run before ended having exhausted its start.  An endgame ``table`` of
     positions that can end with one piece anywhere (only for ``centre`` false) answers for
     its size of position at once; the few moves after one that wins are then searched.
+    ``compiled`` (the default) runs the compiled search where one was built for the game
+    (``compiled_search``); the Python one otherwise, the definition.
     """
 
     def __init__(self, game: RemovalPuzzle, budget: Budget, progress: ProgressCallback | None = None,
@@ -253,16 +255,20 @@ def compiled_search(game: RemovalPuzzle, centre: bool, table: EndgameTable | Non
     """``_removal_fast.Search`` for ``game`` when it was built and knows the game's moves (the Spiral's), else None."""
     if _removal_fast is None or not isinstance(game, OverPassSpiral):
         return None
-    board = game.line_board
-    distances = sorted(set(game.centre_distance))
+    board, index = game.line_board, game.index
+    distances = sorted(set(game.centre_distance))  # the move order compares them: their ranks do as well
     return _removal_fast.Search(
-        near=[[game.index[q] for q in board.neighbours[p]] for p in game.locations],
-        perimeter=[[game.index[q] for q in board.neighbours[p] if (p, q) in board.perimeter] for p in game.locations],
-        exits=[game.index[p] for p in board.exits],
-        symmetries=[list(perm) for perm in game.symmetries], distance_ranks=[distances.index(d) for d in
-                                                                         game.centre_distance],
-        rings=list(game.centre_rings), goal=game.goal, centre=centre, any_single=not centre and not game.centre_required,
-        table_pieces=table.pieces if table else 0, table_ranks=table.ranks if table else None)
+        near=[[index[q] for q in board.neighbours[p]] for p in game.locations],
+        perimeter=[[index[q] for q in board.neighbours[p] if (p, q) in board.perimeter] for p in game.locations],
+        exits=[index[p] for p in board.exits],
+        symmetries=[list(perm) for perm in game.symmetries],
+        distance_ranks=[distances.index(d) for d in game.centre_distance],
+        rings=list(game.centre_rings),
+        goal=game.goal,
+        centre=centre,
+        any_single=not centre and not game.centre_required,
+        table_pieces=table.pieces if table else 0,
+        table_ranks=table.ranks if table else None)
 
 
 def _row(pieces: int, rows: int) -> int | None:
