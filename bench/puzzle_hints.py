@@ -15,7 +15,10 @@ board's limit, and how long it takes.
 
 Printed per band: how many hints named a move, proved the position lost (and of those, how
 many found the move that lost it), or found nothing in time; the median, 90th percentile and
-worst time; how many answered (a move or a proof) within 2 s.  A hint that follows the last
+worst time; how many answered (a move or a proof) within 2 s.  A removal puzzle's hint that
+proves its position lost then steps back through the moves made, to find the one that lost it,
+until its time is up: the time of the verdict "lost from here" (when it starts stepping back)
+is printed beside it, and how many verdicts came within 2 s.  A hint that follows the last
 one's line is immediate and not measured here.
 
 Run: ``.venv/bin/python bench/puzzle_hints.py [--puzzle NAME] [--samples N] [--seed N] [--pi4]``.
@@ -29,12 +32,13 @@ import random
 import statistics
 import time
 from pathlib import Path
+from typing import Any
 
 import engine.solvers
 from engine import new_game
 from engine.ai.speed import PI4_SLOWER
 from engine.core import State
-from engine.solvers import SOLVERS, hinter
+from engine.solvers import SOLVERS, hinter, removal
 from engine.solvers.full_house import HINT_S
 from firmware_host.thinker import PUZZLE_HINT_S
 
@@ -76,6 +80,21 @@ def strays(puzzle: str, samples: int, rng: random.Random) -> list[State]:
     return found
 
 
+class Verdicts:
+    """The CPU time at which each removal hint proved its position lost: when it began to step back
+    (``find_loss``), which it does only then."""
+
+    def __init__(self) -> None:
+        self.at: list[float] = []
+        stepping_back = removal.find_loss
+
+        def timed(*args: Any, **kwargs: Any) -> engine.solvers.Hint:
+            self.at.append(time.process_time())
+            return stepping_back(*args, **kwargs)
+
+        removal.find_loss = timed
+
+
 def verdict(hint: engine.solvers.Hint) -> str:
     if hint.moves:
         return "a move"
@@ -84,17 +103,19 @@ def verdict(hint: engine.solvers.Hint) -> str:
     return "no answer"
 
 
-def summary(label: str, times: list[float], said: list[str], scale: float) -> str:
+def summary(label: str, times: list[float], said: list[str], proofs: list[float], scale: float) -> str:
     times = [t * scale for t in times]
     answered = sum(what != "no answer" for what in said)
     quick = sum(t <= TARGET_S for t, what in zip(times, said) if what != "no answer")
     times.sort()
+    proved = (f"; proved lost from here within {TARGET_S:g} s {sum(t * scale <= TARGET_S for t in proofs)} of "
+              f"{len(proofs)} (median {statistics.median(proofs) * scale:.2f} s)" if proofs else "")
     counts = {what: said.count(what) for what in ("a move", "lost", "lost, since move K", "no answer")}
     return (f"{label}: {len(times)} positions: {counts['a move']} a move, "
             f"{counts['lost'] + counts['lost, since move K']} proved lost ({counts['lost, since move K']} with the "
             f"move that lost it), {counts['no answer']} no answer; median {statistics.median(times):.2f} s, "
             f"90th percentile {times[int(0.9 * (len(times) - 1))]:.2f} s, worst {times[-1]:.2f} s; "
-            f"answered {answered}, within {TARGET_S:g} s {quick}")
+            f"answered {answered}, within {TARGET_S:g} s {quick}{proved}")
 
 
 def main() -> None:
@@ -113,6 +134,7 @@ def main() -> None:
     engine.solvers.CLOCK = time.process_time
     where = "a Pi 4 (modelled)" if args.pi4 else "this machine, CPU"
     print(f"hint limit {args.limit:g} s on {where}; times in seconds on {where}")
+    verdicts = Verdicts()
     for puzzle in args.puzzle or sorted(SOLVERS):
         rng = random.Random(args.seed)
         if args.source == "stray":
@@ -122,16 +144,19 @@ def main() -> None:
                                                    for _ in range(args.samples)])
                      for low, high in BANDS[puzzle]]
         for label, states in bands:
-            times, said = [], []
+            times, said, proofs = [], [], []
             for state in states:
+                verdicts.at.clear()
                 started = time.process_time()
                 cap = min(args.limit, HINT_S) if puzzle == "full-house" else args.limit
                 hint = hinter(puzzle)(state, time_limit=cap / scale)
                 times.append(time.process_time() - started)
                 said.append(verdict(hint))
-                print(f"  {puzzle:16} ply {len(state.history):3}  {times[-1] * scale:6.2f} s  {hint.explanation}",
-                      flush=True)
-            print(summary(f"{puzzle}, {label}", times, said, scale), flush=True)
+                proofs.extend(at - started for at in verdicts.at)
+                proof = f" (lost from here at {proofs[-1] * scale:.2f} s)" if verdicts.at else ""
+                print(f"  {puzzle:16} ply {len(state.history):3}  {times[-1] * scale:6.2f} s  {hint.explanation}"
+                      f"{proof}", flush=True)
+            print(summary(f"{puzzle}, {label}", times, said, proofs, scale), flush=True)
 
 
 if __name__ == "__main__":

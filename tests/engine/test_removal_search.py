@@ -61,7 +61,7 @@ def test_searches_with_probes_and_without_agree_and_exhaustive_search_confirms_t
 def test_a_probe_that_gives_up_remembers_only_positions_proved_to_fail():
     game, rng, memo = OverPassSpiral(), random.Random(4), {}
     state = off_the_line(29, rng)
-    search = RemovalSearch(game, Budget(60), centre=False)
+    search = RemovalSearch(game, Budget(60), centre=False, compiled=False)  # the Python search's memo, read below
     search.key = int
     assert search._search(state.mask, limit=40) is None
     assert search.seen, "some positions were proved to fail within the probe"
