@@ -148,7 +148,7 @@ def find_loss(state: State, solvable: Callable[[State], bool | None], aim: str, 
             if verdict is None:
                 proved = f", nor from {plural(len(popped) - 1, 'move')} back" if len(popped) > 1 else ""
                 return Hint((), None, f"no way to {aim} from here{proved}; whether there is one from "
-                                      f"{plural(len(popped), 'move')} back was not found within {seconds:g} s",
+                                      f"{plural(len(popped), 'move')} back was not found within {seconds:.3g} s",
                             lost=True)
     finally:
         for move in reversed(popped):

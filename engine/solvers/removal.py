@@ -65,6 +65,11 @@ CHECK_EVERY = 2048
 MEMO_LIMIT = 3_000_000
 #: Where one piece anywhere wins, the share of a solve's time the search for the centre gets first.
 CENTRE_SHARE = 0.5
+#: Once a hint has proved its position lost, the share of its time limit left to step back to the move that
+#: lost it.  Stepping back finds that move at once or hardly ever (bench/puzzle_hints.py, the Spiral after
+#: 16-26 moves: within 0.1 s, or not within 10 s), and the person should not wait the rest of the limit for
+#: an answer they already have.
+LOSS_SHARE = 1 / 3
 #: Probes, by the pieces on the board: (from this many pieces up, the positions a probe may search).
 #: At such a position each move is first tried with a search that gives up after its budget, and
 #: only then is each move searched to the end.  A way on, when one exists, is most often a short
@@ -377,9 +382,12 @@ def removal_hint(state: State, time_limit: float, stop: Stop | None = None, know
         return Hint((), None, f"no way to {aim} found {budget.ended()}; the best found leaves "
                               f"{describe(game, report.best_mask)}")
 
+    seconds = min(time_limit - budget.elapsed(), time_limit * LOSS_SHARE)
+    search.budget = Budget(seconds, stop)
+
     def solvable(earlier: State) -> bool | None:
         assert isinstance(earlier, RemovalPuzzleState)
         report = search.run(earlier.mask)  # the memo of failed positions carries over: it stays sound
         return True if report.solved else False if report.exhausted else None
 
-    return find_loss(state, solvable, aim, time_limit)
+    return find_loss(state, solvable, aim, seconds)

@@ -9,11 +9,18 @@ from pathlib import Path
 
 import pytest
 
+import engine.solvers
 from engine import new_game
 from engine.core import State
 from engine.solvers import Hint, _shipped_rests, hinter
 
 GOLDEN = Path(__file__).parents[1] / "data" / "overpass_spiral" / "one_piece_left.json"
+
+#: Spiral moves to a position proved lost, as is the one a move before it; two moves before, it is not found in time.
+LOST_AFTER = ("p56>p10>p13 p42>p32>p54 p87>p86>p71 p39>p31>p38 p58>p43>p26 p45>p81>p93 p1>p5>p2 p61>p59>p77 "
+              "p68>p60>p46 p67>p77>p59 p25>p26>p18 p18>p13>p17 p23>p14>p10 p59>p44>p34 p11>p21>p30 p71>p85>p95 "
+              "p15>p38>p51 p30>p22>p31 p40>p55>p64 p10>p2>p5 p64>p54>p39 p95>p84>p70 p41>p33>p42 p93>p80>p61 "
+              "p82>p61>p68 p31>p39>p53 p70>p83>p62 p51>p62>p70").split()
 
 
 def solvable(state: State, memo: dict[frozenset[str], bool]) -> bool:
@@ -141,14 +148,23 @@ def test_a_known_winning_line_gives_the_hint_at_once_while_the_game_follows_it()
 @pytest.mark.usefixtures("a_second_per_position")
 def test_a_position_whose_search_ran_out_of_time_is_not_called_lost():
     """Proved lost here and a move back; the search from two moves back ran out of time: that says nothing."""
-    moves = ("p56>p10>p13 p42>p32>p54 p87>p86>p71 p39>p31>p38 p58>p43>p26 p45>p81>p93 p1>p5>p2 p61>p59>p77 "
-             "p68>p60>p46 p67>p77>p59 p25>p26>p18 p18>p13>p17 p23>p14>p10 p59>p44>p34 p11>p21>p30 p71>p85>p95 "
-             "p15>p38>p51 p30>p22>p31 p40>p55>p64 p10>p2>p5 p64>p54>p39 p95>p84>p70 p41>p33>p42 p93>p80>p61 "
-             "p82>p61>p68 p31>p39>p53 p70>p83>p62 p51>p62>p70").split()
+    moves = LOST_AFTER
     state = new_game("overpass-spiral")
     for text in moves:
         state.apply(text)
-    hint = hinter("overpass-spiral")(state, time_limit=100)
+    hint = hinter("overpass-spiral")(state, time_limit=300)
     assert hint == Hint((), None, "no way to one piece from here, nor from 1 move back; whether there is one "
                                   "from 2 moves back was not found within 100 s", lost=True)
     assert [str(move) for move in state.history] == moves, "the position is left as it was"
+
+
+@pytest.mark.usefixtures("a_second_per_position")
+def test_a_lost_position_is_told_without_waiting_out_the_limit():
+    """Proved lost within a few positions, the hint then stepped back until its whole limit was spent (3 s for
+    a 0.02 s proof, bench/puzzle_hints.py): stepping back now has a third of the limit."""
+    state = new_game("overpass-spiral")
+    for text in LOST_AFTER:
+        state.apply(text)
+    hint = hinter("overpass-spiral")(state, time_limit=600)
+    assert hint.lost and "within 200 s" in hint.explanation
+    assert engine.solvers.CLOCK() < 400, "a second a position: the search ended within a third of the limit"
