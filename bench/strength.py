@@ -51,6 +51,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="games at once, each in its own process (default 2)")
     parser.add_argument("--only", nargs="+", metavar="GAME", help="only the rows of these games")
     parser.add_argument("--against", nargs="+", choices=list(OPPONENTS), help="only the rows against these")
+    parser.add_argument("--first", type=int, default=0, metavar="N",
+                        help="play each row's games from number N on (to add to a row stopped after N games)")
     parser.add_argument("--speed", type=float, help="this machine's speed against a Pi 4 (default: measured once)")
     parser.add_argument("--told-apart", action="store_true",
                         help="instead: how often greedy tells moves apart, 3 games against random in each game")
@@ -70,17 +72,17 @@ def main() -> None:
             if args.against and against not in args.against:
                 continue
             row(game, options, ["computer:normal", OPPONENTS[against]], max(2, round(count * args.scale)), max_plies,
-                speed, args.jobs)
+                speed, args.jobs, args.first)
 
 
 def row(game: str, options: dict[str, Any], names: list[str], games: int, max_plies: int, speed: float,
-        jobs: int) -> None:
+        jobs: int, first: int = 0) -> None:
     """One row, printed when its games end, or at Ctrl-C with the games played so far (then the bench stops)."""
     players = [functools.partial(make_player, name, speed=speed) for name in names]
     match = new_match(game, options, players)
     start = time.perf_counter()
     try:
-        for result in play_games(game, options, players, games, 0, max_plies, jobs):
+        for result in play_games(game, options, players, games, 0, max_plies, jobs, first):
             match.add(result)
     except KeyboardInterrupt:
         stopped_early = True
@@ -97,7 +99,9 @@ def row(game: str, options: dict[str, Any], names: list[str], games: int, max_pl
                f"--max-plies {max_plies} --speed {speed:.2f} --jobs {jobs}")
     stopped = f" ({record.stopped} stopped)" if record.stopped else ""
     named = f"{game} ({options['players']} players)" if options else game
-    count = f"{len(played)} (games {_ranges(played)} of {games}, stopped by Ctrl-C)" if stopped_early else f"{games}"
+    count = f"{games}"
+    if stopped_early or first:
+        count = f"{len(played)} (games {_ranges(played)} of {games}{', stopped by Ctrl-C' if stopped_early else ''})"
     print(f"| {named} | {' vs '.join(names)} | {count} | {record.score:.0%} ({record.wins}-{record.draws}-"
           f"{record.losses}){stopped} | {low:.0%}-{high:.0%} | {sum(match.plies) / len(played):.0f} | {seconds:.0f} | "
           f"`{command}` |", flush=True)

@@ -121,16 +121,16 @@ def new_match(game: str, options: dict[str, Any], players: Sequence[PlayerFactor
 
 
 def play_games(game: str, options: dict[str, Any], players: Sequence[PlayerFactory], games: int, seed: int = 0,
-               max_plies: int = 5000, jobs: int = 1) -> Iterator[Played]:
-    """Each game's result as it ends, the games spread over ``jobs`` processes.  Ctrl-C interrupts this process
+               max_plies: int = 5000, jobs: int = 1, first: int = 0) -> Iterator[Played]:
+    """Each result of games ``first`` to ``games - 1`` as it ends, the games spread over ``jobs`` processes.  Ctrl-C interrupts this process
     alone (the others ignore it), which then ends the others: the results already yielded are all there is."""
     play = functools.partial(play_game, game, options, tuple(players), seed, max_plies)
     if jobs == 1:
-        yield from map(play, range(games))
+        yield from map(play, range(first, games))
         return
-    with multiprocessing.Pool(min(jobs, games), initializer=signal.signal,
+    with multiprocessing.Pool(min(jobs, games - first), initializer=signal.signal,
                               initargs=(signal.SIGINT, signal.SIG_IGN)) as pool:
-        yield from pool.imap_unordered(play, range(games))
+        yield from pool.imap_unordered(play, range(first, games))
 
 
 @dataclass(frozen=True)

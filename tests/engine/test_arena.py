@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai.arena import play_game, play_match, wilson
+from engine.ai.arena import play_game, play_games, play_match, wilson
 from engine.ai.baselines import GreedyPlayer, RandomPlayer
 from engine.core import State
 from engine.registry import new_game
@@ -62,6 +62,14 @@ def test_a_match_is_reproduced_from_its_seed_in_one_process_or_several_and_the_p
     results, plies = run(5)
     assert max(plies) <= 20 and results[0][3] == sum(1 for n in plies if n == 20) > 0
     assert min(plies) < 20, "some games end before the cap"
+
+
+def test_the_games_from_a_number_on_are_those_games_of_the_whole_match():
+    def played(first: int, jobs: int = 1) -> dict:
+        return {r.number: r for r in play_games("mono-line", {}, [RandomPlayer, GreedyPlayer], 6, 3, 60, jobs, first)}
+    whole = played(0)
+    assert sorted(whole) == list(range(6))
+    assert played(4) == played(4, jobs=2) == {4: whole[4], 5: whole[5]}
 
 
 class Dealt:
