@@ -13,8 +13,9 @@ from engine.core import Footprint
 from firmware_host.fixes import Fix
 from engine.registry import available_games
 from firmware_host.daemon import DEFAULT_LEDS
+from firmware_host.expectation import Plan, Takeback
 from firmware_host.presenter import LIGHTS, MIN_VISIBLE, PALETTE, TURN_GLOW, Presenter, Scene, indicator
-from firmware_host.tracker import Plan, Status, Takeback, TrackerView
+from firmware_host.tracker import Status, TrackerView
 from wiring.model import straight_wiring
 
 WIRING = straight_wiring(load_board("squareoff"))

@@ -12,8 +12,9 @@ from engine.core import STACK, State, stack_pieces
 from engine.games.pawns_crossing import PawnsCrossing, TokenMove
 from firmware_host.daemon import Daemon
 from firmware_host.presenter import PALETTE
+from firmware_host.expectation import Expectation, Takeback
 from firmware_host.todo import Todo, describe
-from firmware_host.tracker import Expectation, MoveTracker, Status, Takeback
+from firmware_host.tracker import MoveTracker, Status
 from hal.clock import ManualClock
 from wiring.model import PRESENT, straight_wiring
 
