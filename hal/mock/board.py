@@ -1,13 +1,6 @@
-"""The mock HAL: a physical board in memory, seen through its true wiring.
+"""The physical board in memory: pieces handled on its locations, and every effect of the handling scheduled.
 
-Tests and the simulator lift, place, slide and flip pieces on a ``MockBoard``; its
-``sensors``, ``leds`` and ``buttons`` are drivers like any other, so the daemon runs
-on it unchanged.  Like gpiozero's mock pins it is a first-class driver, not a test
-hack.  Optional ``Noise`` makes the readings as untidy as a real board's: contacts
-bounce after a change, a slid piece passes over the locations on its way, a hand
-bumps a neighbour that lifts and drops back.  Every effect is scheduled against the
-injected clock (no sleeps, no threads), so a test with a ``hal.clock.ManualClock``
-reads the sensors at exact moments and gets the same values on every run.
+Its parts are drivers like any other: ``hal.mock.sensors``, ``hal.mock.leds``, ``hal.mock.buttons``.
 """
 
 from __future__ import annotations
@@ -23,12 +16,13 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from engine.boards import load_board
-from engine.errors import GameboardError
-from hal.base import (BUTTONS, RGB, SEES, ButtonEvent, ButtonPanel, HardwareError, LedSink, Scan, SensorArray,
-                      SensorHealth)
-from hal.frames import Frame, checked_frame, dark_frame
 from hal.magnets import MagnetModel
+from hal.mock.buttons import MockButtons
+from hal.mock.leds import MockLeds
+from hal.mock.noise import MockBoardError, Noise
+from hal.mock.sensors import MockSensors
 from wiring.model import Wiring
+
 
 #: How far a hand reaches when it bumps a neighbour, in multiples of the distance from
 #: the handled location to the nearest location of its kind (point to point, cell to cell).
@@ -49,43 +43,6 @@ def _locked(method: F) -> F:
 
     return locked  # type: ignore[return-value]
 
-
-class MockBoardError(GameboardError, ValueError):
-    """A mock board set up or handled in a way a real one cannot be; the message says how."""
-
-
-@dataclass(frozen=True)
-class Noise:
-    """How untidy the mock board's readings are; all zero (the default) is a clean board.
-
-    Times are in seconds of the board's clock, probabilities in 0..1.
-    """
-
-    bounce_time: float = 0.0  # how long a contact chatters after it changes
-    bounce_probability: float = 0.0  # the chance that a change chatters at all
-    slide_step: float = 0.0  # how long a slid piece is over each location it passes
-    bump_probability: float = 0.0  # the chance that handling a piece bumps a neighbour
-    bump_time: float = 0.0  # how long a bumped piece is off its location
-    analog_jitter: float = 0.0  # standard deviation of an analog reading, in ADC counts
-
-    def __post_init__(self) -> None:
-        for name, value in vars(self).items():
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
-                raise MockBoardError(f"Noise.{name} = {value!r}: must be a number >= 0")
-            if name.endswith("probability") and value > 1:
-                raise MockBoardError(f"Noise.{name} = {value!r}: a probability is at most 1")
-
-    @classmethod
-    def realistic(cls) -> Noise:
-        """Figures of a hand-played board with reed switches: for the simulator and soak tests."""
-        return cls(
-            bounce_time=0.003,
-            bounce_probability=0.5,
-            slide_step=0.08,
-            bump_probability=0.05,
-            bump_time=0.3,
-            analog_jitter=3.0,
-        )
 
 
 @dataclass(frozen=True)
@@ -304,128 +261,3 @@ class MockBoard:
         if location not in self._pieces:
             raise MockBoardError(f"{location} is empty: there is no piece to take")
         return self._pieces[location]
-
-
-class MockSensors(SensorArray):
-    """The mock board's sensor channels: presence 1/0, or analog counts from a magnet model.
-
-    ``baselines`` and ``gains`` are each channel's true analog figures, drawn from the
-    seed: what a calibration should find.
-    """
-
-    def __init__(self, board: MockBoard, channels: int, magnets: MagnetModel, seed: int) -> None:
-        wiring = board.wiring
-        if wiring.sensing not in ("presence", "analog"):
-            raise MockBoardError(f"wiring sensing {wiring.sensing!r}: use 'presence' or 'analog'")
-        too_high = sorted(channel for channel in wiring.channels if not 0 <= channel < channels)
-        if too_high:
-            raise MockBoardError(f"the wiring uses channels {too_high} outside 0..{channels - 1}; raise channels=")
-        unknown = sorted(set(wiring.piece_classes.values()) - set(magnets.fields))
-        if wiring.sensing == "analog" and unknown:
-            raise MockBoardError(f"no magnet model for piece classes {unknown}; known: {', '.join(magnets.fields)}")
-        self.kind = wiring.sensing
-        self.magnets = magnets
-        self.baselines, self.gains = magnets.draw_channels(channels, random.Random(f"{seed}:sensors"))
-        self._board = board
-        self._located = [wiring.channels.get(channel) for channel in range(channels)]
-        self._stuck: dict[int, int] = {}
-        self._fields: dict[str | None, float] = {}
-        #: The last scan before the cable was pulled, repeated until it is back (None: plugged in).
-        self.unplugged: Scan | None = None
-        #: Why every scan fails (a bus that stops answering), or "".
-        self.failure = ""
-
-    @property
-    def channels(self) -> int:
-        return len(self._located)
-
-    def health(self) -> SensorHealth:
-        if self.unplugged is not None:
-            return SensorHealth(False, True, "the mock board's sensor cable is unplugged")
-        return SEES
-
-    def read(self) -> Scan:
-        if self.failure:
-            raise HardwareError(self.failure)
-        if self.unplugged is not None:
-            return self.unplugged
-        board = self._board
-        with board.lock:
-            now = board.clock()
-            seen = board.seen(now)
-            if self.kind == "presence":
-                values = [int(seen.get(location) is not None) for location in self._located]
-            else:
-                values = self._analog([seen.get(location) for location in self._located])
-            for channel, value in self._stuck.items():
-                values[channel] = value
-            return Scan(tuple(values), now)
-
-    def _analog(self, shown: list[str | None]) -> list[int]:
-        """The ADC counts of every channel, given what each one's location shows."""
-        board = self._board
-        spread, gauss = board.noise.analog_jitter, board.reading_rng.gauss
-        fields = [self._field(content) for content in shown]
-        return [
-            self.magnets.count(baseline, gain, field, gauss(0.0, spread) if spread else 0.0)
-            for baseline, gain, field in zip(self.baselines, self.gains, fields, strict=True)
-        ]
-
-    def _field(self, content: str | None) -> float:
-        """The signed magnet strength under a location holding ``content`` (cached by content)."""
-        if content not in self._fields:
-            self._fields[content] = self.magnets.field_of(self._board.wiring.expected(content))
-        return self._fields[content]
-
-    def stick(self, channel: int, value: int) -> None:
-        if not 0 <= channel < self.channels:
-            raise MockBoardError(f"channel {channel} is outside 0..{self.channels - 1}")
-        highest = 1 if self.kind == "presence" else self.magnets.full_scale
-        if not (isinstance(value, int) and 0 <= value <= highest):
-            raise MockBoardError(f"channel {channel}: a {self.kind} reading is 0..{highest}, not {value!r}")
-        self._stuck[channel] = value
-
-
-class MockLeds(LedSink):
-    """LED strips that keep the last frame shown, read back by location through the wiring."""
-
-    def __init__(self, wiring: Wiring) -> None:
-        self._wiring = wiring
-        self.frame: Frame = dark_frame(wiring.strip_lengths)
-        self.frames_shown = 0
-
-    @property
-    def strip_lengths(self) -> tuple[int, ...]:
-        return tuple(self._wiring.strip_lengths)
-
-    def show(self, frame: Sequence[Sequence[RGB]]) -> None:
-        self.frame = checked_frame(frame, self.strip_lengths)
-        self.frames_shown += 1
-
-    def location_colour(self, location: str) -> RGB:
-        """The colour lighting ``location`` (its first LED, where it has several)."""
-        leds = self._wiring.leds.get(location)
-        if not leds:
-            raise MockBoardError(f"no LED lights {location!r} in this wiring")
-        strip, index = leds[0]
-        return self.frame[strip][index]
-
-    def close(self) -> None:
-        self.frame = dark_frame(self.strip_lengths)
-
-
-class MockButtons(ButtonPanel):
-    """Buttons pressed by code: ``press(name)`` queues an event at the clock's time."""
-
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self._clock = clock
-        self._queue: list[ButtonEvent] = []
-
-    def press(self, name: str) -> None:
-        if name not in BUTTONS:
-            raise MockBoardError(f"no button {name!r}; buttons: {', '.join(BUTTONS)}")
-        self._queue.append(ButtonEvent(name, self._clock()))
-
-    def events(self) -> list[ButtonEvent]:
-        events, self._queue = self._queue, []
-        return events
