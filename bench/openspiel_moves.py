@@ -75,7 +75,7 @@ def main() -> None:
             verdict = f"ours {ours} {judged['ours']:+.2f}, OpenSpiel {theirs} {judged['openspiel']:+.2f}"
         print(f"position {number + 1:>2} ({len(state.history)} plies): {verdict}", flush=True)
     differ = args.positions - agree
-    print(f"\n{args.positions} positions, {simulations} simulations each ({args.level}); judge {args.judge} "
+    print(f"\n{args.positions} positions, {simulations} simulations each; judge {args.judge} "
           f"simulations with the solver, ties within {TIE}")
     print(f"same move: {agree}; different: {differ} (ours judged better {ours_better}, OpenSpiel's better "
           f"{theirs_better}, ties {ties})")
