@@ -10,6 +10,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine.board import Board
+
 READ = ""  # the Enter key: "done, read the sensors"
 SKIP = "s"
 QUIT = "q"
@@ -18,6 +20,8 @@ AGAIN = "r"
 YES = "y"
 NO = "n"
 CARRY_ON = "c"
+
+KIND_NAMES = {"point": "intersection", "face": "compartment", "center": "Center Square"}
 
 
 @dataclass(frozen=True)
@@ -51,3 +55,10 @@ class CalibrationPaused(Exception):
 def listed(items: Iterable[object]) -> str:
     """``items`` for a sentence: "a, b, c"."""
     return ", ".join(str(item) for item in items)
+
+
+def where(board: Board, location: str) -> str:
+    """``location`` for a person at the board: its kind and where it is on the board's drawing."""
+    place = board.locations[location]
+    x, y = place.xy
+    return f"{location} ({KIND_NAMES.get(place.kind, place.kind)} at {x:.1f}, {y:.1f} on the board drawing)"

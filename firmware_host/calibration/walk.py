@@ -31,15 +31,13 @@ from firmware_host.calibration.analog import class_step, measured_calibration
 from firmware_host.calibration.bringup import chase, show_leds
 from firmware_host.calibration.progress import Progress, kept_note, load_progress, progress_path, save_progress
 from firmware_host.calibration.questions import (AGAIN, CARRY_ON, MOVE, NO, QUIT, READ, SKIP, YES, Ask,
-                                                 CalibrationPaused, Person, listed)
+                                                 CalibrationPaused, Person, listed, where)
 from firmware_host.calibration.readings import EmptyBoard, Reading, read_steady
 from firmware_host.calibration.start import CalibrationSetupError
 from hal.base import LedSink, SensorArray
 from wiring.check import Problem, check_wiring
 from wiring.files import save_wiring
 from wiring.model import Wiring
-
-KIND_NAMES = {"point": "intersection", "face": "compartment", "center": "Center Square"}
 
 
 @dataclass(frozen=True)
@@ -189,7 +187,7 @@ class Calibration:
         progress = self.progress
         piece = f"a {progress.classes[0]} piece" if progress.classes else "a piece"
         self.light([location])
-        text = (f"Put {piece} on {self._describe(location)}, lit on the board if its LEDs are known;"
+        text = (f"Put {piece} on {where(self.board, location)}, lit on the board if its LEDs are known;"
                 " no other piece on the board. Enter when it is down.")
         choices = {READ: "read the sensors", SKIP: f"skip {location} (no sensor answers it)", QUIT: "stop"}
         offer: tuple[int, str, Reading] | None = None
@@ -362,8 +360,3 @@ class Calibration:
             return [tuple(led) for loc in locations for led in self.progress.leds.get(loc, [])]
         start = self._start_leds()
         return [led for loc in locations for led in start.get(loc, ())]
-
-    def _describe(self, location: str) -> str:
-        place = self.board.locations[location]
-        x, y = place.xy
-        return f"{location} ({KIND_NAMES.get(place.kind, place.kind)} at {x:.1f}, {y:.1f} on the board drawing)"
