@@ -1,7 +1,7 @@
 """Move quality beside OpenSpiel's ``mcts.py``: the moves each search picks in the same positions, judged.
 
 Square Off's Classic game is OpenSpiel's ``nine_mens_morris`` until a player is down to
-three pieces (``bench/morris.py``).  Positions come from random play in OpenSpiel (4-30
+three pieces (``engine/openspiel_morris.py``).  Positions come from random play in OpenSpiel (4-30
 plies, both players above three pieces).  In each, our search (the computer with a fixed
 number of simulations, as a level's deadline gives it about 300 a move at normal on a Pi 4)
 and OpenSpiel's ``MCTSBot`` (random rollouts, the same simulations and exploration
@@ -19,10 +19,9 @@ import random
 import time
 from typing import Any
 
-from morris import capturing, flying, notation, point_map  # bench/morris.py, beside this script
-
 from engine.ai.player import Computer
 from engine.games.squareoff import SquareOff
+from engine.openspiel_morris import capturing, flying, notation, point_map
 
 #: Judged values closer than this count as a tie: the judge's own noise.
 TIE = 0.05
@@ -76,7 +75,7 @@ def main() -> None:
             verdict = f"ours {ours} {judged['ours']:+.2f}, OpenSpiel {theirs} {judged['openspiel']:+.2f}"
         print(f"position {number + 1:>2} ({len(state.history)} plies): {verdict}", flush=True)
     differ = args.positions - agree
-    print(f"\n{args.positions} positions, {simulations} simulations each ({args.level}); judge {args.judge} "
+    print(f"\n{args.positions} positions, {simulations} simulations each; judge {args.judge} "
           f"simulations with the solver, ties within {TIE}")
     print(f"same move: {agree}; different: {differ} (ours judged better {ours_better}, OpenSpiel's better "
           f"{theirs_better}, ties {ties})")

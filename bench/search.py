@@ -17,21 +17,10 @@ import time
 from engine.ai.hidden import hides_values, sample
 from engine.ai.mcts import Settings, search, search_dealt
 from engine.ai.player import DEALS, Computer
+from engine.positions import random_position
 from engine.registry import GAMES, new_game
 
 SIMULATIONS = 200
-
-
-def position(name: str, plies: int, seed: int = 1):
-    rng = random.Random(seed)
-    state = new_game(name, **({"players": 2} if name == "overpass" else {}))
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        state.push(state.random_move(rng))
-    while state.is_chance_node():
-        state.push(state.random_move(rng))
-    return state
 
 
 def simulations_per_second(state) -> float:
@@ -51,7 +40,7 @@ def main() -> None:
     for name in GAMES:
         rates = []
         for plies in (0, 12):
-            state = position(name, plies)
+            state = random_position(name, {"players": 2} if name == "overpass" else {}, plies, seed=1)
             rates.append(f"{simulations_per_second(state):>8,.0f}" if not state.is_terminal() else "    over")
         print(f"  {name:<18} start {rates[0]}   12 plies in {rates[1]}")
     against_openspiel()

@@ -20,16 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from engine.ai.levels import LEVELS
+from engine.catalogue import describe_games
 from engine.core import STACK, Game, stack_pieces
 from engine.draw import Overlay, svg
-from engine.errors import GameboardError
 from engine.registry import game_class
-from firmware_host.commands.games import describe
 from firmware_host.config import Hal, LoopConfig
 from firmware_host.daemon import Daemon
 from firmware_host.journal import Journal
 from firmware_host.remote.participant import Participant
 from firmware_host.seats import parse_seats
+from firmware_host.sim_actions import ACTION_FIELDS, SimError, check_fields
 from firmware_host.thinker import Thinking
 from firmware_host.todo import Todo
 from firmware_host.tracker import Status
@@ -50,33 +50,6 @@ STEP_HZ = 200
 AUTO_PAUSE_S = 0.25
 #: What the new-game form offers for each seat.
 SEAT_CHOICES = ["human"] + [f"computer:{name}" for name in LEVELS]
-
-
-class SimError(GameboardError, ValueError):
-    """An action the simulated hands cannot do; the message says why."""
-
-
-#: The actions of the page (each carried out by ``SimSession._<action>``), their fields and
-#: the JSON kind each takes (every one required, but a new game's options).  The page is
-#: not trusted: a field of another kind is refused before anything happens.
-ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "click": {"loc": (str,)}, "flip": {"loc": (str,)}, "take": {"piece": (str,)}, "drop": {}, "lift_rest": {},
-    "button": {"name": (str,)}, "dice": {"text": (str,)}, "noise": {"on": (bool,)},
-    "new_game": {"game": (str,), "options": (dict, type(None)), "seats": (list, type(None))},
-    "play": {"text": (str,)}, "auto": {"on": (bool,)},
-}
-KIND_NAMES = {str: "a string", bool: "true or false", dict: "an object", list: "a list"}
-
-
-def check_fields(kind: str, action: dict[str, Any]) -> None:
-    """Refuse an action with a field it does not have, or one of the wrong kind."""
-    fields = ACTION_FIELDS[kind]
-    unknown = sorted(action.keys() - fields.keys() - {"type"})
-    if unknown:
-        raise SimError(f'a {kind} action has no "{unknown[0]}"; its fields: {", ".join(fields) or "none"}')
-    for name, kinds in fields.items():
-        if not isinstance(action.get(name), kinds):
-            raise SimError(f'a {kind} action needs "{name}" as {KIND_NAMES[kinds[0]]}')
 
 
 @dataclass(frozen=True)
@@ -383,7 +356,7 @@ class SimSession:
             "game": game.name,
             "games": [{"name": name, "title": about["title"], "options": about["options"],
                        "players": game_class(name)().num_players, "deal": game_class(name).deal_option}
-                      for name, about in describe().items()],
+                      for name, about in describe_games().items()],
             "options": game.options,
             "svg": svg(game.board, overlay, width=760),
             "turn": turn,

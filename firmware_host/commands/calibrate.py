@@ -8,14 +8,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from engine.errors import GameboardError
+from firmware_host.calibration.progress import kept_note, progress_path
+from firmware_host.calibration.questions import QUIT, READ, Ask, CalibrationPaused, Person
+from firmware_host.calibration.start import parse_classes, start_wiring
+from firmware_host.calibration.walk import Calibration, Result, Settings
 from firmware_host.commands.arguments import at_least
 from firmware_host.commands.run import default_config
 from firmware_host.config import Config, Hal
 from firmware_host.validation import cannot_write, checked_config
 from hal.base import LedSink, SensorArray
-from wiring.calibrate import (QUIT, READ, Ask, Calibration, CalibrationPaused, Person, Result, Settings,
-                              parse_classes, start_wiring)
-from wiring.progress import kept_note, progress_path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

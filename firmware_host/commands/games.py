@@ -8,6 +8,7 @@ import json
 import random
 import re
 
+from engine.catalogue import describe_games
 from engine.core import Game
 from engine.registry import available_games
 
@@ -26,19 +27,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                               "and an example of each kind of move in the games' notation.")
     games.add_argument("--json", action="store_true", help="print JSON")
     games.set_defaults(handler=list_games)
-
-
-def describe() -> dict[str, dict]:
-    """Each game's title, board, and options (default, the values it takes, what it means)."""
-    return {
-        name: {
-            "title": cls.title,
-            "board": cls.board_name,
-            "options": {key: {"default": option.default, "choices": list(option.choices), "help": option.help}
-                        for key, option in cls.options_spec.items()},
-        }
-        for name, cls in available_games().items()
-    }
 
 
 def move_examples(game: Game) -> list[dict[str, str]]:
@@ -70,7 +58,7 @@ def list_games(args: argparse.Namespace) -> int:
     games = available_games()
     if args.json:
         print(json.dumps({name: {**about, "moves": move_examples(games[name]())}
-                          for name, about in describe().items()}, indent=2))
+                          for name, about in describe_games().items()}, indent=2))
         return 0
     for name, cls in games.items():
         print(f"{name}: {cls.title} (board {cls.board_name})")

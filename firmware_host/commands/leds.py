@@ -6,11 +6,11 @@ import argparse
 import time
 from pathlib import Path
 
+from firmware_host.calibration.bringup import chase, light_each_location
 from firmware_host.commands.arguments import at_least
 from firmware_host.commands.calibrate import opened_hal
 from firmware_host.commands.run import default_config
 from firmware_host.validation import check_opened_hal, checked_config
-from wiring.bringup import chase, light_each_location
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -12,13 +12,13 @@ import time
 import pytest
 
 from engine.ai.player import plan_turn
+from engine.positions import random_position
 from engine.registry import game_class
 from firmware_host.presenter import PALETTE
 from firmware_host.seats import Seat, parse_seat, parse_seats
 from firmware_host.thinker import NICENESS, Answer, Question, Thinker, Thinking
 from firmware_host.tracker import Status
 from hal.mock import Noise
-from tests.engine.positions import random_position
 
 COMPUTER = Seat("computer", "easy")
 HUMAN = Seat()

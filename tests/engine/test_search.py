@@ -19,8 +19,8 @@ from engine.ai.player import FIRST_STEP_SECONDS, STEP_SHARE, Computer, plan_turn
 from engine.ai.playout import playout_move
 from engine.core import CHANCE
 from engine.games.squareoff import SquareOff
+from engine.positions import random_position
 from engine.registry import GAMES
-from tests.engine.positions import random_position
 
 #: Every game (Over-Pass with three players too), with the plies of random play before the computer is asked.
 CASES = [(name, {}) for name in GAMES] + [("overpass", {"players": 3})]

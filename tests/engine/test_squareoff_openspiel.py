@@ -1,13 +1,13 @@
 """Square Off against OpenSpiel's independent ``nine_mens_morris``, where the two agree (until a
-player is down to three pieces; the mapping is ``bench/morris.py``)."""
+player is down to three pieces; the mapping is ``engine/openspiel_morris.py``)."""
 
 import random
 
 import pytest
 
-from bench.morris import COLOUR_OF_PLAYER, capturing, flying, notation, openspiel_contents, point_map
 from engine.boards import load_board
 from engine.games.squareoff import SquareOff
+from engine.openspiel_morris import COLOUR_OF_PLAYER, capturing, flying, notation, openspiel_contents, point_map
 
 pyspiel = pytest.importorskip("pyspiel")
 

@@ -11,7 +11,7 @@ from engine import new_game
 from engine.ai.uct import UCTPlayer, playout, search
 from engine.core import CHANCE, TERMINAL
 from engine.games.squareoff import SquareOff
-from tests.engine.positions import random_position
+from engine.positions import random_position
 
 #: Every game of 2-4 players.
 CASES = [("hexover", {}), ("mono-line", {}), ("squareoff", {}), ("overpass", {"players": 2}),

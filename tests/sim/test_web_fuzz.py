@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.registry import GAMES
-from firmware_host.sim import ACTION_FIELDS
+from firmware_host.sim_actions import ACTION_FIELDS
 from hal.base import BUTTONS
 
 json_values = st.recursive(

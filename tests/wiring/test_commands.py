@@ -6,15 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from firmware_host.calibration.questions import QUIT, READ, SKIP, Ask
 from firmware_host.cli import main
 from firmware_host.commands.calibrate import TerminalPerson
 from hal.mock_driver import shared_mock_board
-from wiring.calibrate import QUIT, READ, SKIP, Ask
+from tests.calibration.person import scrambled_wiring
+from tests.calibration.test_end_to_end import write_config
 from wiring.examples import example_path, example_text
 from wiring.files import save_wiring
-
-from .person import scrambled_wiring
-from .test_end_to_end import write_config
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 from wiring.check import band_order_problems
-from wiring.readings import EmptyBoard, Reading
 from wiring.thresholds import MARGIN, Span, calibrate_channel
 
 
@@ -35,15 +34,3 @@ def test_overlapping_classes_split_between_their_middles_with_a_warning() -> Non
 def test_classes_closer_than_the_needed_change_are_warned_about() -> None:
     _, warnings = calibrate_channel(Span("empty", 500, 500), [Span("a", 600, 600), Span("b", 605, 605)], min_gap=10)
     assert len(warnings) == 1 and warnings[0].startswith("a (600) and b (605) overlap or nearly do")
-
-
-def test_a_piece_must_move_an_analog_channel_beyond_its_jitter() -> None:
-    empty = EmptyBoard("analog", (Reading(512, 510, 514), Reading(500, 500, 500)), min_change=10)
-    assert empty.threshold(0) == 24 and empty.threshold(1) == 10
-    assert empty.changed([Reading(530, 530, 530), Reading(511, 511, 511)]) == {1: Reading(511, 511, 511)}
-
-
-def test_a_stuck_analog_channel_stands_out_from_the_others() -> None:
-    readings = tuple(Reading(v, v, v) for v in (500, 520, 490, 1023, 511, 0))
-    assert EmptyBoard("analog", readings, min_change=10).stuck() == [3, 5]
-    assert EmptyBoard("presence", (Reading(0, 0, 0), Reading(1, 1, 1)), 10).stuck() == [1]

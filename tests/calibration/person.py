@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from engine.boards import load_board
 from hal.mock import MockBoard
-from wiring.calibrate import CARRY_ON, MOVE, QUIT, READ, SKIP, YES, Ask
+from firmware_host.calibration.questions import CARRY_ON, MOVE, QUIT, READ, SKIP, YES, Ask
 from wiring.model import ChannelCalibration, ClassBand, Wiring, straight_wiring
 
 #: Where the tests' analog pieces come from: piece code -> magnet class.

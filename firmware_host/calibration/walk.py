@@ -13,74 +13,31 @@ The tool knows the board's locations but not how the builder soldered it.  Steps
    locations a handful at a time, and each channel gets bands with margins.
 
 The person's side (what to do next, which key they pressed) is the ``Person``
-interface: the command gives a terminal, tests give a scripted person acting on the
-mock board.  Every finding is saved before the next question (``wiring.progress``):
+interface (``questions.py``): the command gives a terminal, tests give a scripted person acting on the
+mock board.  Every finding is saved before the next question (``progress.py``):
 Ctrl-C or ``q`` stops, and rerunning continues.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Protocol
 
 from engine.board import Board
-from engine.errors import GameboardError
+from firmware_host.calibration.analog import class_step, measured_calibration
+from firmware_host.calibration.bringup import chase, show_leds
+from firmware_host.calibration.progress import Progress, kept_note, load_progress, progress_path, save_progress
+from firmware_host.calibration.questions import (AGAIN, CARRY_ON, MOVE, NO, QUIT, READ, SKIP, YES, Ask,
+                                                 CalibrationPaused, Person, listed, where)
+from firmware_host.calibration.readings import EmptyBoard, Reading, read_steady
+from firmware_host.calibration.start import CalibrationSetupError
 from hal.base import LedSink, SensorArray
-from wiring.bringup import chase, show_leds
 from wiring.check import Problem, check_wiring
-from wiring.examples import example_path
-from wiring.files import read_wiring, save_wiring
-from wiring.model import ChannelCalibration, Wiring, straight_wiring
-from wiring.progress import Progress, kept_note, load_progress, progress_path, save_progress
-from wiring.readings import EmptyBoard, Reading, read_steady
-from wiring.thresholds import Span, calibrate_channel
-
-READ = ""  # the Enter key: "done, read the sensors"
-SKIP = "s"
-QUIT = "q"
-MOVE = "m"
-AGAIN = "r"
-YES = "y"
-NO = "n"
-CARRY_ON = "c"
-
-KIND_NAMES = {"point": "intersection", "face": "compartment", "center": "Center Square"}
-
-
-@dataclass(frozen=True)
-class Ask:
-    """One question to the person: what to do, where, and the keys that answer it."""
-
-    phase: str
-    text: str
-    choices: Mapping[str, str]
-    done: int = 0
-    total: int = 0
-    locations: tuple[str, ...] = ()
-    piece_class: str | None = None
-    led: tuple[int, int] | None = None
-
-
-class Person(Protocol):
-    """The one calibrating: told what happens, asked to act and answer with a key."""
-
-    def tell(self, text: str) -> None:
-        """Show a finding or a problem."""
-
-    def ask(self, question: Ask) -> str:
-        """Wait until the person has acted; return one of ``question.choices``."""
-
-
-class CalibrationSetupError(GameboardError, ValueError):
-    """A calibration that cannot start as asked; the message gives the option to fix."""
-
-
-class CalibrationPaused(Exception):
-    """The person pressed ``q``: everything found so far is saved for the next run."""
+from wiring.files import save_wiring
+from wiring.model import Wiring
 
 
 @dataclass(frozen=True)
@@ -139,7 +96,7 @@ class Calibration:
         unknown = [location for location in redo if location not in self.board.locations]
         if unknown:
             name = self.board.name
-            raise CalibrationSetupError(f"--redo: {_listed(unknown)} not on the {name} board; give location ids"
+            raise CalibrationSetupError(f"--redo: {listed(unknown)} not on the {name} board; give location ids"
                                         f" as `gameboard board draw {name} -o board.svg --ids` shows them")
         return [location for location in self.board.locations if location in redo]
 
@@ -166,15 +123,17 @@ class Calibration:
             self._led_step()
             self._chase_step()
             for piece_class in self.progress.classes[1:]:
-                self._class_step(piece_class)
+                class_step(self, piece_class, self.settings.pieces)
         finally:
             show_leds(self.leds, [])
         return self._finish()
 
-    def _save(self) -> None:
+    def save(self) -> None:
+        """Keep what is found so far (before the next question)."""
         save_progress(self.progress_file, self.progress)
 
-    def _ask(self, question: Ask) -> str:
+    def ask(self, question: Ask) -> str:
+        """The person's answer to ``question``; ``q`` pauses the calibration."""
         key = self.person.ask(question)
         if key == QUIT:
             raise CalibrationPaused(f"stopped; {kept_note(self.progress_file)}")
@@ -185,7 +144,7 @@ class Calibration:
     def _empty_step(self) -> None:
         progress = self.progress
         if not progress.empty:
-            self._ask(Ask("empty", "Take every piece off the board; press Enter when it is empty.",
+            self.ask(Ask("empty", "Take every piece off the board; press Enter when it is empty.",
                           {READ: "read the empty board", QUIT: "stop"}))
             while True:
                 empty = EmptyBoard(progress.sensing, tuple(read_steady(self.sensors, self.settings.samples)),
@@ -193,20 +152,20 @@ class Calibration:
                 stuck = empty.stuck()
                 if not stuck:
                     break
-                self.person.tell(f"Channels {_listed(stuck)} read a piece with the board empty: stuck sensors"
+                self.person.tell(f"Channels {listed(stuck)} read a piece with the board empty: stuck sensors"
                                  " (always on), or a piece still on the board.")
-                key = self._ask(Ask("empty", "Press Enter to read again, or c to carry on without these channels.",
+                key = self.ask(Ask("empty", "Press Enter to read again, or c to carry on without these channels.",
                                     {READ: "read again", CARRY_ON: "leave these channels out", QUIT: "stop"}))
                 if key == CARRY_ON:
                     progress.excluded = stuck
-                    progress.note(f"stuck channels (on with the board empty), left out: {_listed(stuck)}")
+                    progress.note(f"stuck channels (on with the board empty), left out: {listed(stuck)}")
                     break
-            progress.empty = {str(channel): _sample(reading) for channel, reading in enumerate(empty.readings)}
-            self._save()
+            progress.empty = {str(channel): reading.as_sample() for channel, reading in enumerate(empty.readings)}
+            self.save()
         readings = tuple(Reading(*progress.empty[str(channel)]) for channel in range(progress.channels))
         self.empty = EmptyBoard(progress.sensing, readings, self.settings.min_change)
 
-    def _pieces_on(self) -> dict[int, Reading]:
+    def pieces_on(self) -> dict[int, Reading]:
         """The channels that see a piece now (stuck ones left out)."""
         assert self.empty is not None
         return self.empty.changed(read_steady(self.sensors, self.settings.samples), frozenset(self.progress.excluded))
@@ -222,24 +181,24 @@ class Calibration:
         dead = [channel for channel in range(progress.channels)
                 if channel not in progress.used_channels and channel not in progress.excluded]
         if dead:
-            progress.note(f"channels that never answered a location (dead sensors, or spare channels): {_listed(dead)}")
+            progress.note(f"channels that never answered a location (dead sensors, or spare channels): {listed(dead)}")
 
     def _map_location(self, location: str, done: int, total: int) -> None:
         progress = self.progress
         piece = f"a {progress.classes[0]} piece" if progress.classes else "a piece"
-        show_leds(self.leds, self._leds_of([location]))
-        text = (f"Put {piece} on {self._describe(location)}, lit on the board if its LEDs are known;"
+        self.light([location])
+        text = (f"Put {piece} on {where(self.board, location)}, lit on the board if its LEDs are known;"
                 " no other piece on the board. Enter when it is down.")
         choices = {READ: "read the sensors", SKIP: f"skip {location} (no sensor answers it)", QUIT: "stop"}
         offer: tuple[int, str, Reading] | None = None
         while True:
             ask = Ask("sensors", text, dict(choices, **({MOVE: f"give the channel to {location}"} if offer else {})),
                       done, total, (location,), progress.classes[0] if progress.classes else None)
-            key = self._ask(ask)
+            key = self.ask(ask)
             if key == SKIP:
                 progress.skipped.append(location)
                 progress.note(f"{location} skipped: no channel answered it; its sensor may be dead")
-                self._save()
+                self.save()
                 return
             if key == MOVE and offer:
                 channel, other, reading = offer
@@ -247,7 +206,7 @@ class Calibration:
                 progress.note(f"channel {channel} was recorded for {other}, then given to {location}:"
                               f" {other} was asked again")
                 return self._record(location, channel, reading)
-            on = self._pieces_on()
+            on = self.pieces_on()
             used = progress.used_channels
             new = [channel for channel in on if channel not in used]
             known = {channel: used[channel] for channel in on if channel in used}
@@ -258,11 +217,11 @@ class Calibration:
                 self.person.tell(f"No channel sees a piece. Check that the piece is on {location}; if it is,"
                                  " its sensor is dead or unplugged: press s to skip it.")
             elif len(new) > 1:
-                self.person.tell(f"Channels {_listed(new)} all changed: two channels answer {location}"
+                self.person.tell(f"Channels {listed(new)} all changed: two channels answer {location}"
                                  " (a wiring fault), or more than one piece is on the board. Leave one piece, on "
                                  f"{location}.")
             elif new:
-                self.person.tell(f"Channel {new[0]} changed, but a piece is also on {_listed(known.values())}:"
+                self.person.tell(f"Channel {new[0]} changed, but a piece is also on {listed(known.values())}:"
                                  " take it off.")
             else:
                 channel, other = next(iter(known.items()))
@@ -276,8 +235,8 @@ class Calibration:
         progress = self.progress
         progress.mapped[location] = channel
         if progress.classes:
-            progress.readings.setdefault(progress.classes[0], {})[str(channel)] = _sample(reading)
-        self._save()
+            progress.readings.setdefault(progress.classes[0], {})[str(channel)] = reading.as_sample()
+        self.save()
         self.person.tell(f"{location} = channel {channel}")
 
     # -- 3. which LEDs light which location ---------------------------------------------
@@ -288,20 +247,20 @@ class Calibration:
         if self.settings.keep_leds and progress.leds_done < len(every):
             progress.leds = {loc: [list(led) for led in leds] for loc, leds in self._start_leds().items()}
             progress.leds_done = len(every)
-            self._save()
+            self.save()
         assigned = {tuple(led) for leds in progress.leds.values() for led in leds}
         for number in range(progress.leds_done, len(every)):
             if every[number] in assigned:  # kept from the file being replaced (a redo)
                 continue
             self._map_led(every[number], number, len(every))
             progress.leds_done = number + 1
-            self._save()
+            self.save()
         progress.leds_done = len(every)
         unlit = [loc for loc in progress.mapped if not progress.leds.get(loc)]
         if unlit:
-            progress.note(f"locations no LED lights: {_listed(unlit)}")
+            progress.note(f"locations no LED lights: {listed(unlit)}")
         if progress.spare_leds:
-            spare = _listed(f"{strip}:{index}" for strip, index in progress.spare_leds)
+            spare = listed(f"{strip}:{index}" for strip, index in progress.spare_leds)
             progress.note(f"LEDs skipped (over no location, or over a sensor left out): {spare}")
 
     def _map_led(self, led: tuple[int, int], done: int, total: int) -> None:
@@ -312,10 +271,10 @@ class Calibration:
         ask = Ask("leds", text, {READ: "read the sensors", SKIP: "skip this LED", QUIT: "stop"},
                   done, total, led=led)
         while True:
-            if self._ask(ask) == SKIP:
+            if self.ask(ask) == SKIP:
                 progress.spare_leds.append(list(led))
                 return
-            on = self._pieces_on()
+            on = self.pieces_on()
             if len(on) == 1:
                 channel = next(iter(on))
                 location = progress.used_channels.get(channel)
@@ -327,7 +286,7 @@ class Calibration:
                 return
             if on:
                 where = [progress.used_channels.get(c, f"channel {c}") for c in on]
-                self.person.tell(f"Pieces stand on {_listed(where)}: leave one, under the light.")
+                self.person.tell(f"Pieces stand on {listed(where)}: leave one, under the light.")
             else:
                 self.person.tell("No channel sees a piece: put it where the light is. If it is there, the"
                                  " location's sensor was left out (stuck or skipped), or the LED lights no"
@@ -345,7 +304,7 @@ class Calibration:
             path = f"from {order[0]} to {order[-1]}" if order else "over no location"
             while True:
                 chase(self.leds, strip, self.pause, self.settings.chase_pause)
-                key = self._ask(Ask("chase", f"A light ran along strip {strip} ({length} LEDs), {path}."
+                key = self.ask(Ask("chase", f"A light ran along strip {strip} ({length} LEDs), {path}."
                                     " Did it run along the strip in order, one location at a time?",
                                     {YES: "yes", NO: "no, something is off", AGAIN: "show it again", QUIT: "stop"},
                                     len(progress.strips_checked), len(self.strips)))
@@ -354,46 +313,7 @@ class Calibration:
             if key == NO:
                 progress.note(f"strip {strip}: the chase looked wrong; check its data line, power and solder joints")
             progress.strips_checked.append(strip)
-            self._save()
-
-    # -- 5. the other classes of an analog board ---------------------------------------
-
-    def _class_step(self, piece_class: str) -> None:
-        progress = self.progress
-        measured = progress.readings.setdefault(piece_class, {})
-        skipped = progress.class_skipped.setdefault(piece_class, [])
-        locations = [loc for loc, channel in progress.mapped.items() if channel not in progress.kept]
-        while todo := [loc for loc in locations if str(progress.mapped[loc]) not in measured and loc not in skipped]:
-            batch = todo[:self.settings.pieces]
-            self._measure_batch(piece_class, batch, len(locations) - len(todo), len(locations))
-        if skipped:
-            progress.note(f"{piece_class} not measured on {_listed(skipped)}: no piece was seen there")
-
-    def _measure_batch(self, piece_class: str, batch: list[str], done: int, total: int) -> None:
-        progress = self.progress
-        show_leds(self.leds, self._leds_of(batch))
-        text = (f"Put a {piece_class} piece on each lit location ({len(batch)}: {_listed(batch)}) and take every"
-                " other piece off. Enter when they are down.")
-        ask = Ask("classes", text, {READ: "read the sensors", SKIP: "skip the lit locations that have no piece",
-                                    QUIT: "stop"}, done, total, tuple(batch), piece_class)
-        wanted = {progress.mapped[loc]: loc for loc in batch}
-        while True:
-            key = self._ask(ask)
-            on = self._pieces_on()
-            extra = [progress.used_channels.get(c, f"channel {c}") for c in on if c not in wanted]
-            missing = [loc for channel, loc in wanted.items() if channel not in on]
-            if extra:
-                self.person.tell(f"Pieces stand on {_listed(extra)}, which are not lit: take them off.")
-            elif missing and key != SKIP:
-                self.person.tell(f"No piece seen on {_listed(missing)}: put a {piece_class} piece there,"
-                                 " or press s to skip them.")
-            else:
-                break
-        for channel in wanted:
-            if channel in on:
-                progress.readings[piece_class][str(channel)] = _sample(on[channel])
-        progress.class_skipped[piece_class] += missing
-        self._save()
+            self.save()
 
     # -- the file ------------------------------------------------------------------
 
@@ -404,12 +324,12 @@ class Calibration:
             channels={channel: loc for loc, channel in progress.mapped.items()},
             leds={loc: tuple(tuple(led) for led in progress.leds[loc]) for loc in self.board.locations
                   if progress.leds.get(loc)},
-            strip_lengths=tuple(self.strips), calibration=self._calibration(),
+            strip_lengths=tuple(self.strips), calibration=measured_calibration(progress, self.start, self.empty),
             piece_classes=dict(self.start.piece_classes) if progress.sensing == "analog" else {},
             sensor_channels=progress.channels)
         skipped = [loc for loc in self.board.locations if loc in progress.skipped]
         if skipped:
-            progress.note(f"locations without a channel: {_listed(skipped)}; after fixing their sensors run"
+            progress.note(f"locations without a channel: {listed(skipped)}; after fixing their sensors run"
                           f" `gameboard calibrate --redo {','.join(skipped)}` (the file fails `gameboard wiring check`"
                           " until then)")
         note = "\n".join([f"Written by `gameboard calibrate` on {date.today().isoformat()}."]
@@ -422,30 +342,16 @@ class Calibration:
         self.person.tell(f"Wrote {self.output}" + (f" (the previous file is {backup})" if backup else ""))
         return Result(wiring, self.output, backup, list(progress.notes), problems)
 
-    def _calibration(self) -> dict[int, ChannelCalibration]:
-        progress = self.progress
-        found = {}
-        for location, channel in progress.mapped.items():
-            if channel in progress.kept:
-                found[channel] = self.start.calibration[channel]
-                continue
-            low_high = progress.empty[str(channel)][1:]
-            spans = [Span(cls, *progress.readings[cls][str(channel)][1:]) for cls in progress.classes
-                     if str(channel) in progress.readings.get(cls, {})]
-            if not spans:
-                continue
-            assert self.empty is not None
-            found[channel], warnings = calibrate_channel(Span("empty", *low_high), spans, self.empty.threshold(channel))
-            for warning in warnings:
-                progress.note(f"channel {channel} ({location}): {warning}")
-        return dict(sorted(found.items()))
-
     # -- LEDs and words ------------------------------------------------------------
 
     def _start_leds(self) -> dict[str, tuple[tuple[int, int], ...]]:
         """The starting wiring's LEDs, where they fit these strips."""
         return {loc: leds for loc, leds in self.start.leds.items()
                 if all(0 <= s < len(self.strips) and 0 <= i < self.strips[s] for s, i in leds)}
+
+    def light(self, locations: Iterable[str]) -> None:
+        """Light ``locations`` alone (as far as their LEDs are known)."""
+        show_leds(self.leds, self._leds_of(locations))
 
     def _leds_of(self, locations: Iterable[str]) -> list[tuple[int, int]]:
         """The LEDs over ``locations``: found by the LED step once done, else the starting wiring's."""
@@ -454,51 +360,3 @@ class Calibration:
             return [tuple(led) for loc in locations for led in self.progress.leds.get(loc, [])]
         start = self._start_leds()
         return [led for loc in locations for led in start.get(loc, ())]
-
-    def _describe(self, location: str) -> str:
-        place = self.board.locations[location]
-        x, y = place.xy
-        return f"{location} ({KIND_NAMES.get(place.kind, place.kind)} at {x:.1f}, {y:.1f} on the board drawing)"
-
-
-def start_wiring(board: Board, output: Path, piece_classes: Mapping[str, str] | None = None) -> Wiring:
-    """What a calibration of ``board`` starts from: the file it will replace, else the board's example.
-
-    ``piece_classes`` (piece code -> class) replaces the classes found there.
-    """
-    if output.exists():
-        start = read_wiring(output).wiring
-    elif example_path(board.name).exists():
-        start = read_wiring(example_path(board.name)).wiring
-    else:
-        start = straight_wiring(board)
-    if start.board != board.name:
-        wired = f"the {start.board} board" if start.board else "no board"
-        raise CalibrationSetupError(f"{output} wires {wired}, not {board.name};"
-                                    " give another --output or move the file away")
-    if piece_classes is not None:
-        start.piece_classes = dict(piece_classes)
-    return start
-
-
-def parse_classes(text: str) -> dict[str, str]:
-    """``"white=north,black=south"`` as {piece code: class}, for the command line."""
-    found = {}
-    for pair in filter(None, (item.strip() for item in text.split(","))):
-        piece, equals, name = (part.strip() for part in pair.partition("="))
-        if not (piece and equals and name) or name == "baseline":
-            raise CalibrationSetupError(f"--classes {text!r}: write piece=class pairs separated by commas,"
-                                        " e.g. white=north,black=south")
-        found[piece] = name
-    if not found:
-        raise CalibrationSetupError(f"--classes {text!r} names no class: write piece=class pairs separated by commas,"
-                                    " e.g. white=north,black=south")
-    return found
-
-
-def _sample(reading: Reading) -> list[float]:
-    return [reading.value, reading.low, reading.high]
-
-
-def _listed(items: Iterable[object]) -> str:
-    return ", ".join(str(item) for item in items)

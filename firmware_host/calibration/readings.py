@@ -21,6 +21,10 @@ class Reading:
     low: float
     high: float
 
+    def as_sample(self) -> list[float]:
+        """As the progress file keeps it: [median, lowest, highest]."""
+        return [self.value, self.low, self.high]
+
 
 def read_steady(sensors: SensorArray, samples: int) -> list[Reading]:
     """Each channel's median over ``samples`` scans (odd, so a presence median is a majority)."""

@@ -1,10 +1,12 @@
-"""Square Off and OpenSpiel's ``nine_mens_morris`` side by side: the same points, moves and boards.
+"""Square Off in OpenSpiel's ``nine_mens_morris`` terms: the same points, moves and boards, side by side.
 
 Both play nine pieces each on the 24-point board, place then slide, capture after a
 mill (any piece when every opposing piece stands in one) and end at two pieces.  They
 part where a player is down to three pieces: OpenSpiel lets them fly, Square Off does
 not.  OpenSpiel's points are mapped to ours by where they sit in its text diagram, not
-by a hand-written table.  Used by the comparison test and ``bench/openspiel_moves.py``.
+by a hand-written table.  A fact about our notation read by the comparison test
+(tests/engine/test_squareoff_openspiel.py) and ``bench/openspiel_moves.py``; it takes
+OpenSpiel's states as they come and imports nothing of OpenSpiel's.
 """
 
 from __future__ import annotations

@@ -7,12 +7,14 @@ from pathlib import Path
 import pytest
 
 from engine.boards import load_board
+from firmware_host.calibration.progress import ProgressFileError, progress_path
+from firmware_host.calibration.questions import CARRY_ON, READ, CalibrationPaused
+from firmware_host.calibration.start import start_wiring
+from firmware_host.calibration.walk import Calibration, Settings
 from hal.magnets import MagnetModel
 from hal.mock import MockBoard, Noise
-from wiring.calibrate import CARRY_ON, READ, Calibration, CalibrationPaused, Settings, start_wiring
 from wiring.files import load_wiring, read_wiring
 from wiring.model import straight_wiring
-from wiring.progress import ProgressFileError, progress_path
 
 from .person import CLASSES, ScriptedPerson, scrambled_wiring, starting_wiring
 
