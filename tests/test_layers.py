@@ -44,12 +44,6 @@ KNOWN_ARROWS = {
 KNOWN_CYCLES = {
     # Helper `engine` (issue 35) removes this one; the lead drops it from here on merging.
     frozenset({"engine.games.overpass", "engine.games.overpass_centre"}),
-    # protocol.py's Message names the dice and seal messages that dice.py and seals.py build on protocol.py,
-    # dice.py and moves.py name each other's types, and a participant is a seat: all under TYPE_CHECKING or
-    # at load.  Not yet taken on (issue 35 left remote play as it was).
-    frozenset({"firmware_host.remote.dice", "firmware_host.remote.following", "firmware_host.remote.link",
-               "firmware_host.remote.moves", "firmware_host.remote.participant", "firmware_host.remote.protocol",
-               "firmware_host.remote.seals", "firmware_host.seats"}),
 }
 
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from engine.core import Game, Move, State
 from engine.errors import GameboardError
@@ -44,7 +45,6 @@ from firmware_host.remote.protocol import (
 
 if TYPE_CHECKING:
     from firmware_host.remote.moves import Chain
-    from firmware_host.remote.participant import Participant
 
 #: The largest denominator an outcome's probability is read with (6 dice of 6 faces: 46,656).
 MAX_DENOMINATOR = 10**6
@@ -143,11 +143,35 @@ def agree(header: Header, game: Game, game_id: str, by_hand: bool) -> None:
                              "(dice entered by hand need every seat to agree when the game is set up)")
 
 
+class Publisher(Protocol):
+    """The link of a participant to its game on the broker (``link.Link``), as the dice use it."""
+
+    game: str
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool) -> None: ...
+
+
+class Party(Protocol):
+    """What the dice need of the participant taking part (a ``participant.Participant``, which holds what it
+    heard and publishes): its name and header, the dice heard and its own, its notes and its link."""
+
+    name: str
+    header: Header
+    dice_heard: dict[tuple[int, str], list[DiceMessage]]
+    dice_outbox: dict[int, DiceMessage]
+    notes: deque[str]
+
+    @property
+    def link(self) -> Publisher: ...
+
+    def publish_dice(self, message: DiceMessage) -> None: ...
+
+
 class FairDice:
     """The fair rolls of one game as one participant takes part (``key``: its game's secret key; None: a
     spectator, which only checks)."""
 
-    def __init__(self, participant: Participant, key: str | None) -> None:
+    def __init__(self, participant: Party, key: str | None) -> None:
         self.participant = participant
         self.game = participant.link.game
         self.key = key if participant.header.held_by(participant.name) else None

@@ -24,14 +24,13 @@ from urllib.parse import SplitResult, unquote, urlsplit
 
 from engine.errors import GameboardError
 from firmware_host.remote.credentials import tls_context
+from firmware_host.remote.messages import Message, parse_message
 from firmware_host.remote.protocol import (
     NAME,
     Header,
-    Message,
     ProtocolError,
     check_name,
     header_topic,
-    parse_message,
     presence_topic,
     short_topic,
 )

@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from engine.core import IllegalMoveError, Move, State
 from engine.hidden import facts, hides_values, learn, revealed
 from engine.registry import state_from_json
 from firmware_host.remote.protocol import MoveMessage, chained_hash, position_hash
 from firmware_host.remote.seals import Seals, openings, revealed_values
-
-if TYPE_CHECKING:
-    from firmware_host.remote.dice import FairDice
 
 
 class Chain:
@@ -63,6 +60,12 @@ class Chain:
         del self.hashes[plies + 1:]
 
 
+class Rolls(Protocol):
+    """A game's fair dice (``dice.FairDice``) as the checks of a move ask them: why a roll is not theirs."""
+
+    def wrong(self, state: State, chain: Chain, message: MoveMessage) -> str: ...
+
+
 def mover(state: State) -> int:
     """Who makes the next move: the player to move or, at a chance node, the player whose roll it is."""
     if not state.is_chance_node():
@@ -95,7 +98,7 @@ def check(state: State, chain: Chain, message: MoveMessage, holder: str | None) 
 
 def check_learning(state: State, chain: Chain, message: MoveMessage, holder: str | None,
                    setup: Callable[[], dict[str, Any]], seals: Seals | None, known_to: Collection[int],
-                   dice: FairDice | None) -> tuple[Move | str, dict[str, Any] | None, State]:
+                   dice: Rolls | None) -> tuple[Move | str, dict[str, Any] | None, State]:
     """``check`` of ``message`` (from ``holder``, its seat's) in a copy of ``state`` that learnt the values it
     reveals, each opening its sender's ``seals`` (``setup()`` the game's, read only then): the move or why it is
     refused, with the setup learnt (None if nothing was) and the state to keep once the move is taken.  With

@@ -28,6 +28,7 @@ from firmware_host.remote.protocol import (
     FAIR,
     Header,
     MoveMessage,
+    Opening,
     Presence,
     ProtocolError,
     Refusal,
@@ -39,7 +40,7 @@ from firmware_host.remote.protocol import (
     refused_topic,
     rewrite_topic,
 )
-from firmware_host.remote.seals import Opened, Opening, Seals, opened_topic, seals_topic
+from firmware_host.remote.seals import Opened, Seals, opened_topic, seals_topic
 from firmware_host.seats import Seat
 
 #: What a participant publishes retained, and again at every (re)connection.

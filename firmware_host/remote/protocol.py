@@ -20,8 +20,9 @@ Everything of a game lives under ``gameboard/v3/{game}``:
 A participant writes only under its own ``by/{name}/``, so a broker's ACLs can hold
 every participant to its own seats (docs/mosquitto/gameboard.acl).
 Payloads are JSON objects; anything else is refused with the reason, never guessed at.
-``parse_message`` is the one door for what a peer sends: whatever the topic and the bytes,
-it returns a message whose every field has its type and range, or raises ProtocolError.
+Each message's ``parse`` checks every field's type and range or raises ProtocolError;
+``firmware_host.remote.messages`` picks the message a topic holds.  The dice and the seals
+build their messages on this module, which knows neither (a move's reveal, ``Opening``, is here).
 """
 
 from __future__ import annotations
@@ -32,16 +33,12 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any
 
 from engine.core import EngineError, State
 from engine.errors import GameboardError
 from engine.public import public_text
 from engine.registry import game_class
-
-if TYPE_CHECKING:
-    from firmware_host.remote.dice import DiceMessage
-    from firmware_host.remote.seals import Opened, Opening, Seals
 
 VERSION = 3
 PREFIX = f"gameboard/v{VERSION}"
@@ -55,6 +52,10 @@ MAX_SEQ = 1_000_000
 SEQ = re.compile(r"[1-9][0-9]{0,6}")
 #: A SHA-256 or HMAC-SHA256 in lowercase hex (64 digits): dice commitments and secrets, seals and salts.
 SHA256_HEX = re.compile(r"[0-9a-f]{64}")
+#: A token's name as the games write it ("red-a"): what a reveal may name.
+TOKEN = re.compile(r"[a-z]{1,16}-[a-z]{1,4}")
+#: The largest hidden value a message may carry (Pawns Crossing's are 0-4).
+MAX_VALUE = 99
 #: The longest move text read (the longest of the engine's notations is under 30 characters).
 MAX_MOVE_TEXT = 256
 #: The longest hash read (a position hash is 16 hex digits).
@@ -196,9 +197,46 @@ def _hash(data: dict[str, Any], what: str) -> str:
 
 def _reveal(data: dict[str, Any], what: str) -> dict[str, Opening]:
     """A move's ``"reveal"``: the openings of its sender's seals (``firmware_host.remote.seals`` checks them)."""
-    from firmware_host.remote.seals import read_openings
-
     return read_openings(data["reveal"], f'{what}: "reveal"') if "reveal" in data else {}
+
+
+def seal(token: str, value: int, salt: str) -> str:
+    """The seal of ``token`` holding ``value``: SHA-256 of ``"{token}:{value}:{salt}"``, in hex."""
+    return hashlib.sha256(f"{token}:{value}:{salt}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Opening:
+    """A token's value and the salt that sealed it: anyone can check it against the seal."""
+
+    value: int
+    salt: str
+
+    def opens(self, token: str, sealed: str) -> bool:
+        return hmac.compare_digest(seal(token, self.value, self.salt), sealed)
+
+    def json(self) -> dict[str, Any]:
+        return {"value": self.value, "salt": self.salt}
+
+
+def read_openings(raw: object, what: str) -> dict[str, Opening]:
+    """Token -> opening from a message's JSON (a move's ``"reveal"``, the ``"opened"`` at the end); anything
+    else is a ProtocolError saying what.  The one place a reveal's shape is checked."""
+    if not isinstance(raw, dict):
+        raise ProtocolError(f'{what} must map tokens to {{"value": N, "salt": HEX}}')
+    found = {}
+    for token, entry in raw.items():
+        if not TOKEN.fullmatch(token):
+            raise ProtocolError(f"{what}: {token[:40]!r} is not a token's name")
+        if not isinstance(entry, dict) or set(entry) != {"value", "salt"}:
+            raise ProtocolError(f'{what}: {token} must be {{"value": N, "salt": HEX}}')
+        value, salted = entry["value"], entry["salt"]
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VALUE:
+            raise ProtocolError(f"{what}: {token}'s value must be a whole number 0-{MAX_VALUE}")
+        if not isinstance(salted, str) or not SHA256_HEX.fullmatch(salted):
+            raise ProtocolError(f"{what}: {token}'s salt must be 64 lowercase hex digits")
+        found[token] = Opening(value, salted)
+    return found
 
 
 def short_topic(topic: str) -> str:
@@ -339,38 +377,3 @@ class Presence:
     by: str
     online: bool
 
-
-#: Every kind of message a participant hears (the dice and the seals are defined in their own modules, on this one).
-Message: TypeAlias = "Header | MoveMessage | Refusal | Rewrite | Presence | DiceMessage | Seals | Opened"
-
-
-def parse_message(game: str, topic: str, payload: bytes) -> Message | None:
-    """The message on ``topic`` of ``game``; None for an empty payload (a retained message cleared).
-    A topic or payload that breaks the protocol is a ProtocolError, and nothing else is raised."""
-    base = f"{PREFIX}/{game}/"
-    if not topic.startswith(base):
-        raise ProtocolError(f"topic {short_topic(topic)!r} is not under {base}")
-    parts = topic[len(base):].split("/")
-    if parts == ["header"]:
-        return Header.parse(payload) if payload else None
-    if len(parts) >= 3 and parts[0] == "by" and NAME.fullmatch(parts[1]):
-        by, rest = parts[1], parts[2:]
-        ply = int(rest[1]) if len(rest) == 2 and SEQ.fullmatch(rest[1]) and int(rest[1]) <= MAX_SEQ else None
-        if rest[0] == "move" and ply is not None:
-            return MoveMessage.parse(by, ply, payload) if payload else None
-        if rest[0] == "rewrite" and ply is not None:
-            return Rewrite.parse(by, ply, payload) if payload else None
-        if rest[0] == "dice" and ply is not None:
-            from firmware_host.remote.dice import DiceMessage  # dice.py builds on this module
-            return DiceMessage.parse(by, ply, payload) if payload else None
-        if rest == ["presence"]:
-            if payload not in (b"", b"online", b"offline"):
-                raise ProtocolError(f"the presence of {by} must be online or offline, not {payload[:20]!r}")
-            return Presence(by, payload == b"online") if payload else None
-        if rest == ["refused"]:
-            return Refusal.parse(by, payload) if payload else None
-        if rest in (["seals"], ["opened"]):
-            from firmware_host.remote import seals
-
-            return seals.parse(by, rest[0], payload) if payload else None
-    raise ProtocolError(f"topic {short_topic(topic)!r} is not one of the protocol's")

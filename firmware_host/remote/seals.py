@@ -10,15 +10,13 @@ every opening, every value declared in play, and each colour's values as a whole
 
 The salts derive from the board's secret key of the game (``Journal.remote_key``) by
 HMAC-SHA256, so a board that restarts opens exactly what it sealed.  docs/remote.md has the
-format and a worked example.
+format and a worked example.  A seal and its opening (``seal``, ``Opening``) are the protocol's,
+since a move message carries the openings it reveals.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
-import re
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -26,12 +24,20 @@ from typing import Any
 
 from engine.core import IllegalMoveError, State
 from engine.hidden import PUBLIC, facts, hides_values, revealed, seen_by
-from firmware_host.remote.protocol import PREFIX, SHA256_HEX, VERSION, Header, ProtocolError, _field, _object, keyed
-
-#: A token's name as the games write it ("red-a"): what a reveal may name.
-TOKEN = re.compile(r"[a-z]{1,16}-[a-z]{1,4}")
-#: The largest hidden value a message may carry (Pawns Crossing's are 0-4).
-MAX_VALUE = 99
+from firmware_host.remote.protocol import (
+    PREFIX,
+    SHA256_HEX,
+    TOKEN,
+    VERSION,
+    Header,
+    Opening,
+    ProtocolError,
+    _field,
+    _object,
+    keyed,
+    read_openings,
+    seal,
+)
 
 
 def seals_topic(game: str, by: str) -> str:
@@ -49,48 +55,9 @@ def salt(key: str | None, token: str) -> str:
     return keyed(key, f"seal:{token}")
 
 
-def seal(token: str, value: int, salt: str) -> str:
-    """The seal of ``token`` holding ``value``: SHA-256 of ``"{token}:{value}:{salt}"``, in hex."""
-    return hashlib.sha256(f"{token}:{value}:{salt}".encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Opening:
-    """A token's value and the salt that sealed it: anyone can check it against the seal."""
-
-    value: int
-    salt: str
-
-    def opens(self, token: str, sealed: str) -> bool:
-        return hmac.compare_digest(seal(token, self.value, self.salt), sealed)
-
-    def json(self) -> dict[str, Any]:
-        return {"value": self.value, "salt": self.salt}
-
-
 def openings(key: str | None, values: Mapping[str, int]) -> dict[str, Opening]:
     """The openings of ``values`` (token -> value) sealed under ``key``."""
     return {token: Opening(value, salt(key, token)) for token, value in values.items()}
-
-
-def read_openings(raw: object, what: str) -> dict[str, Opening]:
-    """Token -> opening from a message's JSON (a move's ``"reveal"``, the ``"opened"`` at the end); anything
-    else is a ProtocolError saying what.  The one place a reveal's shape is checked."""
-    if not isinstance(raw, dict):
-        raise ProtocolError(f'{what} must map tokens to {{"value": N, "salt": HEX}}')
-    found = {}
-    for token, entry in raw.items():
-        if not TOKEN.fullmatch(token):
-            raise ProtocolError(f"{what}: {token[:40]!r} is not a token's name")
-        if not isinstance(entry, dict) or set(entry) != {"value", "salt"}:
-            raise ProtocolError(f'{what}: {token} must be {{"value": N, "salt": HEX}}')
-        value, salted = entry["value"], entry["salt"]
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_VALUE:
-            raise ProtocolError(f"{what}: {token}'s value must be a whole number 0-{MAX_VALUE}")
-        if not isinstance(salted, str) or not SHA256_HEX.fullmatch(salted):
-            raise ProtocolError(f"{what}: {token}'s salt must be 64 lowercase hex digits")
-        found[token] = Opening(value, salted)
-    return found
 
 
 def openings_json(found: Mapping[str, Opening]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from firmware_host.journal import Journal
 from firmware_host.remote.dice import DiceMessage, FairDice, commitment, derive, dice_topic, secret_for, weights
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker, Link
+from firmware_host.remote.messages import parse_message
 from firmware_host.remote.moves import Chain
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.participant import game_header
@@ -29,7 +30,6 @@ from firmware_host.remote.protocol import (
     MoveMessage,
     ProtocolError,
     header_topic,
-    parse_message,
     position_hash,
 )
 from firmware_host.remote.spectator import Spectator

@@ -22,16 +22,17 @@ from engine.hidden import PUBLIC, deal_unseen, seen_by
 from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker, Garbled, Link
+from firmware_host.remote.messages import parse_message
 from firmware_host.remote.moves import Chain, learnt, replay
 from firmware_host.remote.participant import COPIES_KEPT
 from firmware_host.remote.protocol import (
     MAX_SEQ,
     MoveMessage,
+    Opening,
     ProtocolError,
     move_topic,
-    parse_message,
 )
-from firmware_host.remote.seals import Opening, Seals, openings, sealing, seals_topic
+from firmware_host.remote.seals import Seals, openings, sealing, seals_topic
 from firmware_host.remote.spectator import Spectator
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock

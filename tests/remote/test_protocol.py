@@ -11,20 +11,20 @@ from engine.games.pawns_crossing import Declare
 from engine.hidden import PUBLIC, deal_unseen, facts, learn, revealed, seen_by
 from engine.registry import game_class
 from firmware_host.remote.link import Broker, LinkError, game_address
+from firmware_host.remote.messages import parse_message
 from firmware_host.remote.moves import Chain, check, published
 from firmware_host.remote.protocol import (
     Header,
     MoveMessage,
+    Opening,
     Presence,
     ProtocolError,
     Refusal,
     Rewrite,
     move_topic,
-    parse_message,
     position_hash,
     rewrite_topic,
 )
-from firmware_host.remote.seals import Opening
 
 
 def test_a_move_message_goes_through_its_topic_and_payload_unchanged() -> None:

@@ -17,8 +17,8 @@ from engine.registry import game_class
 from firmware_host.remote.join import host
 from firmware_host.remote.link import Broker
 from firmware_host.remote.moves import Chain
-from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, position_hash
-from firmware_host.remote.seals import Opening, salt
+from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage, Opening, position_hash
+from firmware_host.remote.seals import salt
 from firmware_host.seats import HUMAN, Seat
 from hal.clock import ManualClock
 from tests.remote.peers import Spy

@@ -21,26 +21,18 @@ from engine.hidden import deal_unseen, revealed, seen_by
 from engine.registry import game_class
 from firmware_host.remote.join import host, join
 from firmware_host.remote.link import Broker
+from firmware_host.remote.messages import parse_message
 from firmware_host.remote.moves import Chain, mover
 from firmware_host.remote.participant import game_header
-from firmware_host.remote.protocol import (
-    BY_HAND,
-    MoveMessage,
-    ProtocolError,
-    header_topic,
-    move_topic,
-    parse_message,
-)
+from firmware_host.remote.protocol import BY_HAND, MoveMessage, Opening, ProtocolError, header_topic, move_topic, seal
 from firmware_host.remote.seals import (
     Opened,
-    Opening,
     Seals,
     end_check,
     openings,
     opened_topic,
     revealed_values,
     salt,
-    seal,
     sealing,
     seals_topic,
 )
