@@ -2,7 +2,7 @@
 
     python bench/guided.py [--seeds 3] [--limit 20000] [--against LEVEL] [--option KEY=VALUE] [GAME ...]
 
-The person is ``tests/sim/led_person.py``'s ``LedPerson``: it knows the LED legend, reads
+The person is ``firmware_host/sim_person.py``'s ``LedPerson``: it knows the LED legend, reads
 the status line, and chooses at random among what they offer; it never asks the engine
 what is legal.  Per game and seed: the moves and the person's actions to the end, the
 board time the game took, the wall time, and whether the board the person left is the
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine.registry import available_games, game_class  # noqa: E402
 from firmware_host.commands.arguments import game_options  # noqa: E402
 from firmware_host.sim import SimSession  # noqa: E402
+from firmware_host.sim_person import LedPerson, Lost  # noqa: E402
 from hal.clock import ManualClock  # noqa: E402
-from tests.sim.led_person import LedPerson, Lost  # noqa: E402
 
 
 def in_step(session: SimSession) -> bool:

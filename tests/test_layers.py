@@ -36,9 +36,6 @@ KNOWN_ARROWS = {
     # The fake Pico and its shim (tests/firmware/) are MicroPython the firmware checks and this bench share;
     # the bench also puts tests/firmware/shim on its path.  To go: the fake hardware moves below both.
     ("bench.firmware_scan_rate_pico", "tests.firmware.fake_pico"),
-    # The person who plays by the LEDs alone, shared by tests/sim/test_led_guided.py and this bench.
-    # To go: it moves below both (beside the simulator it plays).
-    ("bench.guided", "tests.sim.led_person"),
 }
 #: Cycles known and being removed, each with who removes it.
 KNOWN_CYCLES = {

@@ -20,8 +20,8 @@ import pytest
 
 from engine.registry import available_games
 from firmware_host.sim import SimSession
+from firmware_host.sim_person import LedPerson
 from hal.clock import ManualClock
-from tests.sim.led_person import LedPerson
 
 #: Moves played of the games random choices do not finish quickly; the others are played to their end.
 OPENINGS = {"groups-of-three": 300}

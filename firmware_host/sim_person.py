@@ -8,6 +8,9 @@ Its choices are random among what is offered, under a seed.  Before confirming a
 the sensors cannot check, it looks whether the places hold what the status names, and
 makes them so if not; lost in a move made piece by piece (a Pawns Crossing slide), it
 puts the board back as it last saw it at rest and begins again.
+
+It lives beside the simulator it plays, below the tests (tests/sim/test_led_guided.py) and the
+benchmark (bench/guided.py) that both send it to play: neither may import the other.
 """
 
 from __future__ import annotations
