@@ -2,7 +2,7 @@
 
 The real firmware loop (``app.run``) with its real USB line, stdin and stdout (here a
 pseudo-terminal the bench writes LED frames into), on a board of 201 channels simulated by
-tests/firmware/fake_pico.py.  When the time is up it stops as at BOOTSEL and prints its
+hal/pico_offchip/fake_pico.py.  When the time is up it stops as at BOOTSEL and prints its
 counts, one JSON line on stderr.
 
     micropython bench/firmware_scan_rate_pico.py FIRMWARE_DIR SECONDS FRONT_END
@@ -15,15 +15,14 @@ import sys
 HERE = (__file__ if __file__.startswith("/") else os.getcwd() + "/" + __file__).rsplit("/", 1)[0]
 ROOT = HERE.rsplit("/", 1)[0]
 firmware, seconds, front_end = sys.argv[1], float(sys.argv[2]), sys.argv[3]
-sys.path[:0] = [firmware, ROOT + "/tests/firmware/shim", ROOT]
+sys.path[:0] = [firmware, ROOT + "/hal/pico_offchip"]
 
 import machine  # noqa: E402
 import rp2  # noqa: E402
+from fake_pico import FakePico  # noqa: E402
 from gameboard_fw import app, line, sensors  # noqa: E402
 from gameboard_fw.settings import Settings  # noqa: E402
 from time import ticks_diff, ticks_ms, ticks_us  # noqa: E402
-
-from tests.firmware.fake_pico import FakePico  # noqa: E402
 
 FRONT_ENDS = {
     "hc165": {"front_end": "hc165", "sck": 18, "miso": 16, "load": 17, "chips": 26, "channels": 201},

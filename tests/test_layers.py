@@ -32,11 +32,7 @@ BELOW_COMMANDS = ("engine", "wiring", "hal", "firmware_host")
 #: The one module outside the command line that imports it: the dispatcher.
 DISPATCHER = "firmware_host.cli"
 #: Arrows known to break the layers, each with who or what is to remove it.  Keep this short.
-KNOWN_ARROWS = {
-    # The fake Pico and its shim (tests/firmware/) are MicroPython the firmware checks and this bench share;
-    # the bench also puts tests/firmware/shim on its path.  To go: the fake hardware moves below both.
-    ("bench.firmware_scan_rate_pico", "tests.firmware.fake_pico"),
-}
+KNOWN_ARROWS: set[tuple[str, str]] = set()
 #: Cycles known and being removed, each with who removes it.
 KNOWN_CYCLES = {
     # Helper `engine` (issue 35) removes this one; the lead drops it from here on merging.

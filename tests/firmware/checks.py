@@ -4,7 +4,7 @@ construct that CPython accepts and MicroPython refuses fails here.
 
 Plain Python both run: no pytest, no ``__future__``, no ``typing`` at run time; a check is a
 function registered by ``@check`` that raises (AssertionError) when it fails and ``Skip`` when
-it cannot run on this interpreter.  The hardware is tests/firmware/fake_pico.py.
+it cannot run on this interpreter.  The hardware is hal/pico_offchip/fake_pico.py.
 """
 
 import math
@@ -13,13 +13,13 @@ import sys
 
 import machine
 import pico_clock
+from fake_pico import FakePico
 from gameboard_fw import NAME, app, frames
 from gameboard_fw.line import USB_READS_PER_TURN, CobsBlocks
 from gameboard_fw.protocol import CHANGES, HELLO, LEDS, SHOW, SNAPSHOT, SYNC, Session
 from gameboard_fw.sensors import Board, DirectInputs, ShiftChain
 from gameboard_fw.settings import Settings, SettingsError, load, make_front_end, parse
 from gameboard_fw.strips import Strips
-from tests.firmware.fake_pico import FakePico
 from tests.hal.documented_frames import documented_frames
 
 MICROPYTHON = sys.implementation.name == "micropython"

@@ -1,6 +1,6 @@
 """A simulated Raspberry Pi Pico running the real firmware (firmware/gameboard_fw) under CPython.
 
-The firmware's ``machine`` and ``rp2`` calls (tests/firmware/shim) reach ``Pico``, which
+The firmware's ``machine`` and ``rp2`` calls (the shim, hal/pico_offchip) reach ``Pico``, which
 plays the hardware around the chip: the 74HC165 chain, GPIO inputs or CD74HC4067
 multiplexers in front of a mock board's sensors, the WS2812 strips on the state
 machines, and the UART, whose other end is a real pseudo-terminal that the Pi side
@@ -25,7 +25,7 @@ from typing import Any
 from hal.mock import MockBoard
 
 ROOT = Path(__file__).parents[2]
-sys.path[:0] = [str(ROOT / "firmware"), str(Path(__file__).parent / "shim")]
+sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "hal" / "pico_offchip")]
 
 import machine
 import micropython  # noqa: F401  (gives time its ticks functions before the firmware imports them)

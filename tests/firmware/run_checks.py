@@ -16,7 +16,7 @@ arguments = sys.argv[1:]
 firmware = ROOT + "/firmware"
 if arguments[:1] == ["--firmware"]:
     firmware, arguments = arguments[1], arguments[2:]
-sys.path[:0] = [firmware, HERE + "/shim", ROOT]
+sys.path[:0] = [firmware, ROOT + "/hal/pico_offchip", ROOT]
 
 import pico_clock  # noqa: E402
 

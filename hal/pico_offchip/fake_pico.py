@@ -1,10 +1,17 @@
 """The hardware around the firmware in its checks (tests/firmware/checks.py), small enough for MicroPython.
 
-The shim's ``machine`` and ``rp2`` calls reach a ``FakePico``: the checks set the channels'
-``values`` and read what the strips were sent and what went out on the UART.
-Under the loop (``app.run``) each turn polls the UART once: that poll moves the stopped
-clock (tests/firmware/shim/pico_clock.py) on by ``turn_ms``, runs what the check scheduled
-for that moment, and BOOTSEL is pressed once ``run_ms`` have passed.
+The shim's ``machine`` and ``rp2`` calls (this folder's modules) reach a ``FakePico``: the
+checks set the channels' ``values`` and read what the strips were sent and what went out on
+the UART.  Under the loop (``app.run``) each turn polls the UART once: that poll moves the
+stopped clock (pico_clock.py) on by ``turn_ms``, runs what the check scheduled for that
+moment, and BOOTSEL is pressed once ``run_ms`` have passed.
+
+Why here, in hal/: the fake Pico and its shim are a simulated co-processor, the Pico's side of
+the serial drivers' line, as hal/mock is a simulated board; the firmware's checks (tests/) and
+its scan-rate benchmark (bench/firmware_scan_rate_pico.py) both run the firmware on it, and
+neither may import the other.  The folder is not a package but package data: a test or bench
+puts it on the path (after firmware/), where its ``machine``, ``rp2``, ``time`` and
+``micropython`` stand in for MicroPython's own, under CPython and MicroPython's unix port alike.
 """
 
 import pico_clock

@@ -1,6 +1,6 @@
 """MicroPython's ``machine`` module for the firmware off the chip, under CPython and MicroPython (whose
 unix port loads this file instead of its own): each call goes to ``PICO``, the simulated Pico of the
-test (tests/firmware/pico.py on a mock board, or tests/firmware/fake_pico.py in the checks).
+test (tests/firmware/pico.py on a mock board, or this folder's fake_pico.py in the checks).
 
 Plain Python that both interpreters run: no ``__future__``, no ``typing`` (MicroPython ignores
 annotations, so they stay)."""
