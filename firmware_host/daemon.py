@@ -29,17 +29,21 @@ from engine.deals import fresh_deal, same_game
 from engine.hidden import PUBLIC, deal_unseen, hides_values, revealed, seen_by
 from engine.solvers import SOLVERS
 from firmware_host.config import Config, Hal, LoopConfig
+from firmware_host import words
+from firmware_host.board_state import BoardState, Position, RemoteFacts
 from firmware_host.decided import Decided, Guide
 from firmware_host.journal import Journal, JournalWriteError
+from firmware_host.led_view import LedSettings, LedView
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
-from firmware_host.presenter import Presenter, Scene, css_colour, indicator, legend
+from firmware_host.presenter import indicator
 from firmware_host.remote.dice import FairDice, has_dice
 from firmware_host.remote.moves import Chain, check_learning, mover, published
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import BY_HAND, FAIR, MoveMessage
 from firmware_host.remote.seals import Opened, Seals, end_check, openings, sealing, tokens_of, unsealed
 from firmware_host.scanner import Scanner
+from firmware_host.snapshot import snapshot
 from firmware_host.seats import HUMAN, Seat
 from firmware_host.thinker import Answer, Question, Thinker, Thinking
 from firmware_host.todo import Todo, describe
@@ -53,23 +57,8 @@ Subscriber = Callable[[dict[str, Any]], None]
 
 #: How often a settled move waiting for a journal that cannot be written is tried again (seconds).
 JOURNAL_RETRY_S = 1.0
-#: Each fault, in words for the status line; the first one present is the one the LEDs flash.
-FAULT_HEADS = {"sensors": "the board cannot see", "journal": "the journal cannot be written",
-               "remote": "the remote game cannot go on"}
-#: A fault flashes the whole board in its colour for this long, then shows the usual picture as long.
-FAULT_FLASH_S = 0.5
 #: Times the computer is asked again about one position after its process failed, before giving up.
 THINK_RETRIES = 2
-
-
-@dataclass(frozen=True)
-class LedSettings:
-    """How bright the LEDs are and how much current they may draw."""
-
-    brightness: float = 0.5
-    current_budget_ma: float = 2000.0
-    ma_per_led: float = 60.0
-    dice_locations: tuple[str, ...] = ()
 
 
 DEFAULT_LOOP = LoopConfig()
@@ -144,10 +133,11 @@ class Daemon:
         self.watched = frozenset(location for location in wiring.channels.values())
         self.tracker = MoveTracker({loc: places[loc].xy for loc in self.watched},
                                    loop.settle_ms / 1000, loop.out_of_sync_ms / 1000)
-        self.presenter = Presenter(wiring, leds.brightness, leds.current_budget_ma, leds.ma_per_led,
-                                   leds.dice_locations)
-        self.piece_colours = {code: indicator(code, colour) for code, colour in self.state.game.pieces.items()}
-        self._legend = legend(self.state.game.pieces)  # the game, and so its pieces, never changes
+        game = self.state.game
+        #: The LEDs, a view of the board's state; the whose-turn glow's colour for each piece.
+        self.lights = LedView(wiring, hal.leds, leds, game.pieces, loop.blink_ms)
+        self._piece_colours = {code: indicator(code, colour) for code, colour in game.pieces.items()}
+        self._player_names = tuple(game.player_name(player) for player in range(game.num_players))
         self._subscribers: list[Subscriber] = []
         self._last_move: frozenset[str] = frozenset()
         #: What the last move left to do that the sensors cannot see: lit until the next move begins or confirm.
@@ -155,9 +145,10 @@ class Daemon:
         self._dice = ""
         self._note = ""
         self._shown_lights: tuple[Any, ...] = ()
-        self._shown_position: tuple[int, str] = (-1, "")
-        self._colours: dict[str, tuple[int, int, int]] = {}
-        self.current_ma = 0.0
+        self._shown_position: tuple[Any, ...] = (-1, "")
+        #: The board's state as last published, and how many scans changed what the sensors see.
+        self._board: BoardState | None = None
+        self._scans_changed = self._board_seen = 0
         #: Fault kind ("sensors", "journal") -> what is wrong, while it lasts.
         self.faults: dict[str, str] = {}
         self.sensor_health = SensorHealth()
@@ -201,6 +192,7 @@ class Daemon:
         changes = self.scanner.scan(now)
         if changes:
             self.tracker.observe(changes, now)
+            self._scans_changed += 1
         sees = self._watch_sensors(now)
         if self.hal.buttons is not None:
             for event in self.hal.buttons.events():
@@ -232,10 +224,9 @@ class Daemon:
         """
         health = self.sensor_health = self.scanner.health()
         if not health.sees:
-            problem = health.problem or "the sensors' readings are stale"
+            problem = health.problem or words.STALE_READINGS
             if not self.faults.get("sensors", "").startswith(problem):
-                counts = health.error_words()
-                self.faults["sensors"] = problem + (f" (errors since the start: {counts})" if counts else "")
+                self.faults["sensors"] = words.sensor_fault(problem, health.error_words())
         elif self.faults.pop("sensors", None) is not None:
             self.tracker.hold(now)
         return health.sees
@@ -295,7 +286,7 @@ class Daemon:
         awaiting = tracker.view.status is Status.CONFIRM
         move_button = (button == "confirm" and awaiting) or button in tracker.expectation.buttons
         if move_button and "sensors" in self.faults:
-            self._note = f"{FAULT_HEADS['sensors']}: press {button} again once it can"
+            self._note = words.press_again(button)
         elif button == "confirm" and awaiting:
             self._accept(tracker.confirm(), now)
         elif move_button:
@@ -303,7 +294,7 @@ class Daemon:
         elif button == "confirm":
             tracker.confirm()  # nothing awaits it now: kept if a bump interrupted an offer
             if tracker.armed:
-                self._note = "confirm kept: the move is made once the board is back as it was"
+                self._note = words.CONFIRM_KEPT
             elif self._todo:
                 self._todo = ()  # the person says the flips are done
         elif button == "hint" and awaiting:
@@ -384,13 +375,12 @@ class Daemon:
     def _accept(self, plan: Plan, now: float) -> bool:
         """The journal, then the new expectation; False (and the journal fault) if the journal cannot be written."""
         move = plan.move
-        waits = "the move waits until it is written"
         if isinstance(move, Takeback):
-            if not self._journalled(lambda: self._take_back(move.plies), now, waits):
+            if not self._journalled(lambda: self._take_back(move.plies), now, words.MOVE_WAITS):
                 return False
-            self._note = "took back the last move"
+            self._note = words.TOOK_BACK
         else:
-            if not self._journalled(lambda: self._push(move), now, waits):
+            if not self._journalled(lambda: self._push(move), now, words.MOVE_WAITS):
                 return False
             if plan.locations:
                 self._last_move = plan.locations
@@ -460,15 +450,15 @@ class Daemon:
 
     def _undo(self, now: float) -> None:
         if self.remote is not None:
-            self._note = "undo is off in a remote game: each move was sent to the others as it was made"
+            self._note = words.UNDO_OFF_REMOTE
             return
         takeback = self._takeback()
         if takeback is None:
-            self._note = "nothing to undo"
+            self._note = words.NOTHING_TO_UNDO
             return
         plies = self._through_the_computers_turns(takeback[0])
-        if self._journalled(lambda: self._take_back(plies), now, "press undo again once it can be"):
-            self._note = "undone: put the pieces back as the LEDs show"
+        if self._journalled(lambda: self._take_back(plies), now, words.UNDO_WAITS):
+            self._note = words.UNDONE
             self._position_changed(now, restoring=True)
 
     def _through_the_computers_turns(self, plies: int) -> int:
@@ -496,18 +486,17 @@ class Daemon:
 
     def _new_game(self, now: float) -> None:
         if self.remote is not None:
-            self._note = f"a remote game is not restarted: play the next one under another game id than " \
-                         f"{self.remote.link.game}"
+            self._note = words.no_restart(self.remote.link.game)
             return
         state = fresh_deal(self._asked, self._deals).new_initial_state()
-        if not self._journalled(lambda: self.journal.start(state), now, "press new game again once it can be"):
+        if not self._journalled(lambda: self.journal.start(state), now, words.NEW_GAME_WAITS):
             return
         self.state = state
         self._decided = self._hint_plan = None
         self._history_text = []
         self._last_move = frozenset()
         self._todo = ()
-        self._note = "new game: set up the pieces as the LEDs show"
+        self._note = words.NEW_GAME
         self._position_changed(now, restoring=True)
 
     def _takeback(self) -> tuple[int, dict[str, Any]] | None:
@@ -530,14 +519,26 @@ class Daemon:
         takeback = self._takeback() if self.remote is None else None  # a move sent is not taken back
         expectation = Expectation(self.state, self.wiring, takeback, self.watched, only=only)
         self.tracker.expect(expectation, self.scanner.board(), now, restoring=restoring)
-        turn = self.state.turn_piece()
-        self._turn_colour = self.piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0)
+        self._position = self._position_facts(expectation)
+
+    def _position_facts(self, expectation: Expectation) -> Position:
+        """The position's facts as values, and what the board offers in it."""
+        state, choices = self.state, expectation.choices
+        turn = state.turn_piece()
         mine = frozenset(loc for loc, content in expectation.contents.items()
                          if turn is not None and turn in stack_pieces(content) and loc in self.watched)
-        #: In the mover's colour glow the pieces a legal move lifts (any colour, where the rules allow),
-        #: or all of the mover's own if none can move (a placing turn).
-        self._turn_movable = expectation.choices.movable & self.watched
-        self._turn_locations = self._turn_movable or mine
+        # In the mover's colour glow the pieces a legal move lifts (any colour, where the rules allow),
+        # or all of the mover's own if none can move (a placing turn).
+        movable = choices.movable & self.watched
+        return Position(
+            game=state.game.name, player_names=self._player_names, history=tuple(self._history_text),
+            current_player=state.current_player, mover=self._mover(), turn_piece=turn, outcome=state.outcome(),
+            chance=state.is_chance_node(), remote_turn=self.remote_turn, hint_offered=self._hint_offered(),
+            expected=expectation.contents, turn_locations=movable or mine,
+            turn_colour=self._piece_colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0),
+            movable=movable, stacks=choices.stacks & self.watched, from_box=choices.from_box,
+            buttons=tuple((button, str(move)) for button, move in sorted(expectation.buttons.items())),
+            unseen=tuple(str(move) for move in expectation.unseen))
 
     # -- moves decided elsewhere ----------------------------------------------------------
 
@@ -644,10 +645,9 @@ class Daemon:
         if self._held_elsewhere(player):
             return
         for message in self.remote.candidates(seq):  # only other holders' moves are followed
-            reason = ("the game is over" if player == TERMINAL else
-                      f"{message.by} does not hold the seat to move ({name} does)")
+            reason = words.GAME_OVER_REFUSAL if player == TERMINAL else words.not_holder(message.by, name)
             self.remote.refuse(message, reason)
-            self._note = f"refused {message.by}'s move {seq} ({message.move}): {reason}"
+            self._note = words.refused(message.by, seq, message.move, reason)
 
     def _remote_step(self, player: int) -> list[Move]:
         """The remote seat's move for this ply, to carry out, once it has come and is checked; none before."""
@@ -672,7 +672,7 @@ class Daemon:
                 self.remote.apply(message)  # the first copy that passes is the move: another is a rewrite
                 return checked
             self.remote.refuse(message, checked)
-            self._note = f"refused {message.by}'s move {seq} ({message.move}): {checked}"
+            self._note = words.refused(message.by, seq, message.move, checked)
         return None
 
     def _check_remote(self, message: MoveMessage, holder: str | None) -> Move | str:
@@ -747,7 +747,7 @@ class Daemon:
         decided = Decided(by, player, ply, answer.moves, answer.done)
         if by == "hint":
             if answer.note:
-                self._note = f"hint: {answer.note}"
+                self._note = words.hint_note(answer.note)
             if answer.moves and len(self._history_text) >= ply:
                 self._hint_plan = (tuple(self._history_text[:ply]), decided)
                 self._show_hint()
@@ -758,7 +758,7 @@ class Daemon:
         try:
             self.journal.keep_turn(json.dumps(answer.key), answer.moves, answer.done)
         except JournalWriteError as exc:  # the turn is shown all the same: only a restart would plan it again
-            self._note = f"the computer's turn is not kept for a restart: {exc}"
+            self._note = words.turn_not_kept(exc)
         shown = self._decided
         self._decided = decided
         if shown is None or shown.ply != ply or shown.step(self._history_text) is None:
@@ -766,12 +766,11 @@ class Daemon:
 
     def _think_failed(self, answer: Answer, now: float) -> None:
         self._think_failures += 1
-        self._note = f"the computer failed ({answer.error})"
-        if answer.key[0] == "computer" and self._think_failures <= THINK_RETRIES:
-            self._note += "; asking it again"
+        computer = answer.key[0] == "computer"
+        retried = computer and self._think_failures <= THINK_RETRIES
+        self._note = words.computer_failed(answer.error, retried if computer else None)
+        if retried:
             self._position_changed(now, restoring=False)
-        elif answer.key[0] == "computer":
-            self._note += "; press undo, or new game"
 
     def _toggle_hint(self) -> None:
         """Show the computer's best move for a person's turn, or hide the hint shown."""
@@ -780,11 +779,11 @@ class Daemon:
             self.thinker.cancel()
             return
         if not self.hints:
-            self._note = "hints are off (the hints setting)"
+            self._note = words.HINTS_OFF
         elif not self._hint_offered():
-            self._note = "a hint is for a person's turn"
+            self._note = words.HINT_FOR_A_PERSON
         elif self.tracker.view.status is not Status.READY:
-            self._note = "a hint is for a board at rest: finish or undo the move under way"
+            self._note = words.HINT_AT_REST
         elif not self._show_hint():  # a person following the last hint's turn sees its next step at once
             self.thinker.ask(self._question("hint", len(self.state.history)))
 
@@ -810,211 +809,62 @@ class Daemon:
             return self.hints and outcome is not None and not outcome.winners
         return self.hints and player not in (CHANCE, TERMINAL) and self.seats[player].kind == "human"
 
-    def _guide_words(self) -> str:
-        """The step to carry out (or the hint), in words: "move the red piece from p12 to p31 over p3 and p7"."""
-        guide = self._guide
-        if guide is None:
-            return ""
-        footprint = self.state.footprint(guide.move)
-        rest = [Todo.of(change) for change in footprint.changes if change.location not in guide.lift | guide.put]
-        words = []
-        if guide.lift:
-            piece = ", ".join(sorted({p for c in footprint.changes if c.location in guide.lift
-                                      for p in stack_pieces(c.before)}))
-            over = f" over {', '.join(guide.path)}" if guide.path else ""
-            piece = "" if piece == "piece" else f"{piece} "  # a puzzle's pieces are all alike
-            words.append(f"move the {piece}piece from {' and '.join(sorted(guide.lift))} to "
-                         f"{' and '.join(sorted(guide.put))}{over}")
-        else:
-            rest = [Todo.of(change) for change in footprint.changes]
-        if rest:
-            words.append(describe(rest))
-        if not footprint.changes:
-            words.append(f"{guide.move}")
-        return "; then ".join(words)
+# -- output ---------------------------------------------------------------------------
 
-    # -- output ---------------------------------------------------------------------------
+    def board_state(self) -> BoardState:
+        """The board as it is now, one immutable value; built again only when something it holds changed."""
+        board, remote = self._board, self._remote_facts()
+        view, thinking = self.tracker.view, self.thinker.busy
+        if (board is not None and board.view is view and board.position is self._position
+                and self._board_seen == self._scans_changed and board.left_to_do is self._todo
+                and board.decided is self._decided and board.hint is self._hint and board.guide is self._guide
+                and board.thinking == thinking and board.faults == self.faults and board.sensors == self.sensor_health
+                and board.dice is self._dice and board.note is self._note and board.last_move is self._last_move
+                and board.remote == remote):
+            return board
+        self._board_seen = self._scans_changed
+        self._board = BoardState(
+            self._position, view, dict(self.tracker.observed), self._todo, self._decided, self._hint, self._guide,
+            thinking, dict(self.faults), self.sensor_health, self.seats, self._dice, self._note, self._last_move,
+            remote)
+        return self._board
+
+    def _remote_facts(self) -> RemoteFacts | None:
+        remote = self.remote
+        if remote is None:
+            return None
+        fair_dice = self.fair_dice
+        return RemoteFacts(
+            remote.link.game, remote.name, str(remote.link.broker), remote.connected, dict(remote.online),
+            remote.problem, remote.link.problem, remote.header.dice if has_dice(self.state) else "", self._sealing,
+            fair_dice is not None,
+            # the words ask the fair dice, which refuse what breaks the rules when asked: asked when the status
+            # line says them (no fault), as the roll just asked
+            fair_dice.waiting(self.state) if fair_dice is not None and self._position.chance and not self.faults
+            else "")
 
     def _present(self, now: float) -> None:
         """A new frame when what the LEDs mean changes (or a blink flips); subscribers hear of any change."""
-        view = self.tracker.view
-        blinks = view.status is Status.CONFIRM or bool(view.todo) or bool(self._todo) or self._guide is not None
-        blink_on = int(now * 1000 / self.loop.blink_ms) % 2 == 0 if blinks else True
-        fault = next((kind for kind in FAULT_HEADS if kind in self.faults), "")
-        fault_on = bool(fault) and int(now / FAULT_FLASH_S) % 2 == 0
-        lights = (view, blink_on, self._last_move, self._dice, self._turn_locations, fault, fault_on, self._todo,
-                  self._guide)
-        remote = self.remote
-        position = (len(self.state.history), self._note, self._sealing, self.faults.copy(), self.sensor_health,
-                    self.thinker.busy,
-                    None if remote is None else (remote.connected, tuple(sorted(remote.online.items()))))
+        board = self.board_state()
+        lights = self.lights.key(board, now)
+        remote = board.remote
+        position = (board.position.ply, board.note, remote.sealing if remote else "", board.faults, board.sensors,
+                    board.thinking, None if remote is None else (remote.connected, tuple(sorted(remote.online.items()))))
         if lights == self._shown_lights and position == self._shown_position:
             return
         if lights != self._shown_lights:
-            scene = Scene(view, self._last_move, self._turn_locations, self._turn_colour, self._dice, blink_on,
-                          fault if fault_on else "", self._todo, self._guide, self._hint is not None)
-            self._colours = self.presenter.colours(scene)
-            frame, self.current_ma = self.presenter.frame(self._colours)
-            self.hal.leds.show(frame)
+            self.lights.show(board, lights)
             self._shown_lights = lights
         self._shown_position = position
         if self._subscribers:
-            snapshot = self.snapshot()
+            shown = snapshot(board, self.lights)
             for callback in self._subscribers:
-                callback(snapshot)
+                callback(shown)
 
     def status_text(self) -> str:
         """One line for people: systemd's STATUS, the simulator's banner."""
-        state, view = self.state, self.tracker.view
-        if self.faults:
-            return "; ".join(f"{FAULT_HEADS[kind]}: {problem}" for kind, problem in self.faults.items())
-        outcome = state.outcome()
-        if view.status in (Status.RESTORING, Status.OUT_OF_SYNC):
-            head = "restore the position" if view.status is Status.RESTORING else "out of sync"
-            return f"{head}: " + "; ".join(str(fix) for fix in view.fixes[:4]) + (" ..." if len(view.fixes) > 4 else "")
-        if view.status is Status.CONFIRM:
-            chosen = view.candidates[view.selected]
-            check = f"{describe(chosen.unsure)} (the sensors cannot tell these pieces apart), then " \
-                if chosen.unsure else ""
-            return f"{check}press confirm for {chosen.move}" + (f" (hint: {len(view.candidates)} choices)"
-                                                                if len(view.candidates) > 1 else "")
-        if view.dead_ends:
-            return (f"no legal move takes the piece lifted from {' or '.join(sorted(view.dead_ends))}: "
-                    "put it back (pink)")
-        if view.status is Status.UNMATCHED and view.fixes:
-            return "no legal move ends like this: " + "; ".join(str(fix) for fix in view.fixes[:4])
-        if view.todo:
-            return describe(view.todo)
-        if outcome is not None:
-            who = ", ".join(state.game.player_name(p) for p in outcome.winners) or "nobody"
-            return (f"game over: {outcome.reason}; won by {who}" + (f"; {describe(self._todo)}" if self._todo else "")
-                    + (f"; {self._sealing}" if self._sealing else ""))
-        first = f"{describe(self._todo)} (confirm when done); then " if self._todo else ""
-        if state.is_chance_node() and self.fair_dice is not None:
-            waiting = self.fair_dice.waiting(state) or f"{self.seats[self._mover()].holder}'s roll"
-            return f"{first}rolling the fair dice: waiting for {waiting}{self._remote_words(None)}"
-        if state.is_chance_node() and self.remote_turn:
-            holder = self.seats[self._mover()].holder
-            waiting = self._sealing or f"waiting for {holder}'s roll"
-            return f"{first}{waiting}{self._remote_words(holder)}"
-        if state.is_chance_node():
-            return f"{first}roll the dice and enter the roll"
-        player = state.current_player
-        seat = self.seats[player]
-        text = f"{first}{state.game.player_name(player)}" + (f" ({seat.holder or seat.kind})" if seat.kind != "human"
-                                                            else "")
-        dice = f" ({self._dice})" if self._dice else ""
-        if seat.computer and self._decided is None:
-            return f"{text}{dice} is thinking..." if self.thinker.busy else f"{text}{dice} to move"
-        if seat.remote and self._decided is None:
-            waiting = self._sealing or f"waiting for {seat.holder}'s move"
-            return f"{text}{dice} to move: {waiting}{self._remote_words(seat.holder)}"
-        if self._decided is not None:
-            step = self._decided.step(self._history_text) or 0
-            rest = "" if self._decided.complete else ", then thinking..."  # the plan grows as its steps are decided
-            return f"{text}{dice}: {self._plan_text(self._decided, step)}{rest}: {self._guide_words()}"
-        text = f"{text} to move{dice}"
-        if self._hint is not None:
-            step = self._hint.step(self._history_text) or 0
-            return f"{text}: hint: {self._plan_text(self._hint, step)}: {self._guide_words()}"
-        if self.thinker.busy:
-            text += " (the hint is thinking...)"
-        return text + self._choices_text(view)
-
-    def _remote_words(self, holder: str | None) -> str:
-        """Why a remote move may be slow to come: " (the broker cannot be reached ...)", " (bob is offline)"."""
-        remote = self.remote
-        if remote is None:
-            return ""
-        if not remote.connected:
-            return f" ({remote.link.problem or 'connecting to the broker'})"
-        return f" ({holder} is offline)" if remote.online.get(holder or "") is False else ""
-
-    @staticmethod
-    def _plan_text(decided: Decided, step: int, shown: int = 3) -> str:
-        """The moves of a decided turn from ``step``: "O p12-p31, then T p9=p40, then end" (and how many more)."""
-        moves = decided.moves[step:]
-        more = len(moves) - shown
-        return ", then ".join(moves[:shown]) + (f", and {more} more" if more > 0 else "")
-
-    def _choices_text(self, view: TrackerView) -> str:
-        """What the lights offer while the board waits or a piece is lifted, in words."""
-        offers = []
-        expectation = self.tracker.expectation
-        choices = expectation.choices
-        where = f"{'a' if len(view.destinations) > 1 else 'the'} green light"
-        if view.destinations and view.lifted:
-            offers.append(f"put the piece on {where}")
-        elif view.destinations:
-            offers.append(f"place a {' or '.join(sorted(choices.from_box))} piece on {where}")
-        if view.removals:
-            offers.append(f"take off {'a' if len(view.removals) > 1 else 'the'} piece lit orange")
-        if view.status is Status.READY:
-            if self._turn_movable - choices.stacks:
-                offers.append("move a glowing piece")
-            if choices.stacks & self.watched:
-                offers.append("lift a glowing stack whole to see where its pieces may go")
-            for button, move in sorted(expectation.buttons.items()):
-                words = button.replace("_", " ")
-                offers.append(f"press {words}" + ("" if str(move) in (words, "end") else f" to {move}"))
-            names = ", ".join(f'"{move}"' for move in expectation.unseen)
-            if names:
-                offers.append(f"make {names} by its name" if len(expectation.unseen) == 1
-                              else f"make one by its name: {names}")
-        return ": " + ", or ".join(offers) if offers else ""
-
-    def _decided_json(self) -> dict[str, Any] | None:
-        decided = self._decided or self._hint
-        if decided is None:
-            return None
-        step = decided.step(self._history_text) or 0
-        return {"by": decided.by, "player": decided.player, "text": decided.text(), "moves": list(decided.moves),
-                "step": step}
+        return words.status_text(self.board_state())
 
     def snapshot(self) -> dict[str, Any]:
         """What the board shows and expects, JSON-ready (for the simulator and diagnostics)."""
-        state, tracker = self.state, self.tracker
-        view, expectation = tracker.view, tracker.expectation
-        outcome = state.outcome()
-        return {
-            "game": state.game.name,
-            "status": view.status.value,
-            "status_text": self.status_text(),
-            "note": self._note,
-            "faults": dict(self.faults),
-            "sensors": {"connected": self.sensor_health.connected, "stale": self.sensor_health.stale,
-                        "problem": self.sensor_health.problem, "errors": dict(self.sensor_health.errors)},
-            "turn": state.current_player,
-            "turn_piece": state.turn_piece(),
-            "expected": expectation.contents,
-            "observed": dict(tracker.observed),
-            "leds": {loc: css_colour(colour) for loc, colour in self._colours.items()},
-            "legend": self._legend,
-            "dice": self._dice,
-            "current_ma": round(self.current_ma, 1),
-            "budget_ma": self.presenter.budget_ma,
-            "lifted": sorted(view.lifted),
-            "dead_ends": sorted(view.dead_ends),
-            "todo": [{"kind": todo.kind, "location": todo.location, "pieces": list(todo.pieces)}
-                     for todo in (*view.todo, *self._todo)],
-            "destinations": sorted(view.destinations),
-            "candidates": [str(plan.move) for plan in view.candidates],
-            "selected": view.selected,
-            "fixes": [{"from": fix.source, "to": fix.target, "piece": fix.piece, "text": str(fix)}
-                      for fix in view.fixes],
-            "buttons": sorted(set(expectation.buttons) | ({"confirm", "hint"} if view.candidates else set())
-                              | ({"hint"} if self._hint_offered() else set()) | {"undo", "new_game"}),
-            "moves": [str(move) for move in expectation.unseen],
-            "history": list(self._history_text),
-            "seats": [{"player": player, "name": state.game.player_name(player), "kind": seat.kind,
-                       "level": seat.level, "holder": seat.holder} for player, seat in enumerate(self.seats)],
-            "remote": None if self.remote is None else {
-                "game": self.remote.link.game, "name": self.remote.name, "broker": str(self.remote.link.broker),
-                "connected": self.remote.connected, "online": dict(self.remote.online),
-                "problem": self.remote.problem or self.remote.link.problem,
-                "dice": self.remote.header.dice if has_dice(state) else ""},
-            "thinking": self.thinker.busy,
-            "decided": self._decided_json(),
-            "carry": self._guide.json(state) if self._guide is not None else None,
-            "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
-        }
+        return snapshot(self.board_state(), self.lights)
