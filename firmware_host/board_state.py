@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.core import Content, Outcome
+from engine.core import Content, Outcome, State, stack_pieces
 from firmware_host.decided import Decided, Guide
+from firmware_host.remote.moves import mover
 from firmware_host.seats import Seat
 from firmware_host.todo import Todo
-from firmware_host.tracker import TrackerView
+from firmware_host.tracker import Expectation, TrackerView
 from hal.base import SensorHealth
 from wiring.model import Observation
 
@@ -61,6 +62,28 @@ class Position:
 
     def player_name(self, player: int) -> str:
         return self.player_names[player]
+
+
+def position_of(state: State, history: tuple[str, ...], expectation: Expectation, watched: frozenset[str],
+                colours: Mapping[str, tuple[int, int, int]], remote_turn: bool, hint_offered: bool) -> Position:
+    """The facts of the position ``state`` is at, whose legal moves ``expectation`` holds; ``colours``: the
+    whose-turn glow's colour for each piece."""
+    game, choices = state.game, expectation.choices
+    turn = state.turn_piece()
+    mine = frozenset(loc for loc, content in expectation.contents.items()
+                     if turn is not None and turn in stack_pieces(content) and loc in watched)
+    # In the mover's colour glow the pieces a legal move lifts (any colour, where the rules allow),
+    # or all of the mover's own if none can move (a placing turn).
+    movable = choices.movable & watched
+    return Position(
+        game=game.name, player_names=tuple(game.player_name(player) for player in range(game.num_players)),
+        history=history, current_player=state.current_player, mover=mover(state), turn_piece=turn,
+        outcome=state.outcome(), chance=state.is_chance_node(), remote_turn=remote_turn, hint_offered=hint_offered,
+        expected=expectation.contents, turn_locations=movable or mine,
+        turn_colour=colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0), movable=movable,
+        stacks=choices.stacks & watched, from_box=choices.from_box,
+        buttons=tuple((button, str(move)) for button, move in sorted(expectation.buttons.items())),
+        unseen=tuple(str(move) for move in expectation.unseen))
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,15 @@ UNDO_WAITS = "press undo again once it can be"
 NEW_GAME_WAITS = "press new game again once it can be"
 
 
+def no_entered_roll(text: str) -> str:
+    return (f"{text!r}: in this remote game every seat rolls fair dice together through the broker; nobody enters "
+            "a roll")
+
+
+def made_on_the_board(text: str) -> str:
+    return f"{text!r} moves pieces: make it on the board"
+
+
 def no_restart(game: str) -> str:
     return f"a remote game is not restarted: play the next one under another game id than {game}"
 
@@ -51,6 +60,11 @@ def not_holder(by: str, name: str) -> str:
 
 
 GAME_OVER_REFUSAL = "the game is over"
+
+
+def cannot_keep(error: Exception) -> str:
+    """Why a remote move revealing values the journal cannot keep is refused."""
+    return f"cannot keep what it reveals: {error}"
 
 
 def computer_failed(error: str, retried: bool | None) -> str:
