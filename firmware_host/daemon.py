@@ -23,24 +23,23 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import CHANCE, TERMINAL, Game, IllegalMoveError, Move, State
-from engine.deals import fresh_deal, same_game
-from engine.hidden import PUBLIC, deal_unseen, seen_by
+from engine.core import Game, IllegalMoveError, Move, State
+from engine.deals import fresh_deal
 from firmware_host import words
-from firmware_host.board_state import BoardState, RemoteFacts, position_of
+from firmware_host.board_state import BoardState, position_of
 from firmware_host.config import Config, Hal, LoopConfig
-from firmware_host.decided import Decided, Guide
-from firmware_host.deciders import Decider
+from firmware_host.decided import Guide
 from firmware_host.deciders.computer import Computer
 from firmware_host.deciders.hint import Hints
-from firmware_host.deciders.person import Person
 from firmware_host.deciders.remote import RemoteSeats
+from firmware_host.deciders.seating import Seating
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.led_view import LedSettings, LedView
 from firmware_host.notify import Notifier
 from firmware_host.observer import Observer, WiringMismatchError
+from firmware_host.played import PlayedGame, opening_state
 from firmware_host.presenter import indicator
-from firmware_host.remote.dice import FairDice, has_dice
+from firmware_host.remote.dice import FairDice
 from firmware_host.remote.moves import Chain, mover
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import BY_HAND, FAIR
@@ -88,22 +87,13 @@ class Daemon:
         #: This board's part in a game played through a broker (its remote seats' moves arrive there).
         self.remote = remote
         self.thinker = Thinker(thinking)
-        self.computer = Computer(self.thinker, self.seats, journal, seed, self._say)
-        self.hints = Hints(hints, self.seats)
-        #: The turn decided elsewhere, carried out one step at a time; a hint shown on a person's turn; the step
-        #: of either the LEDs show.
-        self._decided: Decided | None = None
-        self._hint: Decided | None = None
-        self._guide: Guide | None = None
-        self.state = self._opening_state(state_or_game, resume)
-        #: The history's notation, kept as the game goes: snapshots are taken on every change.
-        self._history_text = [str(move) for move in self.state.history]
+        self.game = PlayedGame(journal, opening_state(journal, state_or_game, remote, resume, deals))
         self.remote_seats = None if remote is None else \
-            RemoteSeats(remote, self.state, self.seats, journal, self._say, self._adopt)
-        self._person = Person(self.computer)  # the dice's and the game's end's too: decided on the board
-        self._deciders: tuple[Decider, ...] = tuple(
-            self.computer if seat.computer else self.remote_seats if seat.remote and self.remote_seats else
-            self._person for seat in self.seats)
+            RemoteSeats(remote, self.state, self.seats, journal, self._say, self.game.adopt)
+        self.game.link = self.remote_seats
+        #: Each seat's decider; the turn decided elsewhere, or the hint, and the step of it the LEDs show.
+        self.seating = Seating(self.seats, self.game, Computer(self.thinker, self.seats, journal, seed, self._say),
+                               Hints(hints, self.seats), self.remote_seats, self._say)
         self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
                                loop.debounce_ms / 1000, clock)
         self.watched = frozenset(location for location in wiring.channels.values())
@@ -173,15 +163,16 @@ class Daemon:
             self._hear_remote(now)
         if sees and self.state.is_chance_node() and "remote" not in self.faults:
             self._roll(now)
-        self._hear_thinker(now)
+        if self.seating.hear():
+            self._position_changed(now, restoring=False)
         carry = self.carry
         if (sees and carry is not None and not carry.by_hand and self.tracker.view.status is Status.READY
                 and now >= self._journal_retry_at):
             self._accept(Plan.unseen(self.state, carry.move), now)  # a button move: nothing to carry out
         if self.tracker.view.status is not Status.READY:
             self._todo = ()  # the next move has begun
-            if self._hint is not None:
-                self._hint = self._guide = None
+            if self.seating.hint is not None:
+                self.seating.drop_hint()
         plan = self.tracker.poll(now) if sees and "remote" not in self.faults else None
         if plan is not None and now >= self._journal_retry_at:
             self._accept(plan, now)
@@ -272,7 +263,7 @@ class Daemon:
         elif button == "hint" and awaiting:
             tracker.next_candidate()
         elif button == "hint":
-            self._toggle_hint()
+            self.seating.toggle_hint(tracker.view.status is Status.READY)
         elif button == "undo":
             self._undo(now)
         elif button == "new_game":
@@ -302,27 +293,10 @@ class Daemon:
 
     # -- the game ------------------------------------------------------------------------
 
-    def _opening_state(self, state_or_game: State | Game, resume: bool) -> State:
-        """An explicit position starts a new game; a game resumes the journal's unfinished one of the same kind
-        (any deal, if it asks for none), or starts one dealt afresh.  A remote game's deal is its header's."""
-        remote = self.remote.link.game if self.remote is not None else None
-        header = self.remote.header.payload().decode() if self.remote is not None else None
-        if isinstance(state_or_game, State):
-            self.journal.start(state_or_game, remote, header)
-            return state_or_game
-        resumed = self.journal.resume() if resume else None
-        if resumed is not None and same_game(state_or_game, resumed.game) and self.journal.remote == remote \
-                and (self.remote is None or self.remote.plays(self.journal.remote_header)):
-            return resumed
-        state = (state_or_game if remote is not None else fresh_deal(state_or_game, self._deals)).new_initial_state()
-        if remote is not None:  # the values this board's seats hide, dealt here and known only here
-            state = state.game.state_from_position(deal_unseen(state, seen_by(state, PUBLIC), random.SystemRandom()))
-        self.journal.start(state, remote, header)
-        return state
-
-    def _adopt(self, state: State) -> None:
-        """Play on ``state``: the game with the values a checked remote move revealed learnt."""
-        self.state = state
+    @property
+    def state(self) -> State:
+        """The game's position (the engine's state: it changes under the loop, so views get its facts)."""
+        return self.game.state
 
     def _roll(self, now: float) -> None:
         """Ask the dice for a roll (a remote seat's comes from the broker, fair dice are rolled with every
@@ -347,7 +321,7 @@ class Daemon:
                 return False
             self._note = words.TOOK_BACK
         else:
-            if not self._journalled(lambda: self._push(move), now, words.MOVE_WAITS):
+            if not self._journalled(lambda: self.game.push(move), now, words.MOVE_WAITS):
                 return False
             if plan.locations:
                 self._last_move = plan.locations
@@ -355,22 +329,6 @@ class Daemon:
             self._note = self.tracker.view.note if plan.locations else ""
         self._position_changed(now, restoring=False)
         return True
-
-    def _push(self, move: Move) -> None:
-        """Play ``move`` once it is in the journal (with the result, if it ends the game); then, in a remote
-        game, publish it if one of this board's seats made it."""
-        link = self.remote_seats
-        made = link.before(self.state, move) if link is not None else None
-        self.state.push(move)
-        outcome = self.state.outcome()
-        try:
-            self.journal.record(move, None if outcome is None else outcome.reason)
-        except JournalWriteError:
-            self.state.pop()
-            raise
-        self._history_text.append(str(move))
-        if link is not None and made is not None:
-            link.played(self.state, move, made, outcome is not None)
 
     def _journalled(self, write: Callable[[], None], now: float, meanwhile: str) -> bool:
         """Run ``write`` (journal, then game); if the journal fails, raise its fault, retry later, return False."""
@@ -397,12 +355,7 @@ class Daemon:
             self._position_changed(now, restoring=True)
 
     def _take_back(self, plies: int) -> None:
-        self.journal.take_back(plies)
-        for _ in range(plies):
-            self.state.pop()
-        del self._history_text[len(self._history_text) - plies:]
-        if self.remote_seats is not None:
-            self.remote_seats.chain.cut(len(self._history_text))
+        self.game.take_back(plies)
         self._last_move = frozenset()
         self._todo = ()
 
@@ -411,12 +364,9 @@ class Daemon:
             self._note = words.no_restart(self.remote.link.game)
             return
         state = fresh_deal(self._asked, self._deals).new_initial_state()
-        if not self._journalled(lambda: self.journal.start(state), now, words.NEW_GAME_WAITS):
+        if not self._journalled(lambda: self.game.start(state), now, words.NEW_GAME_WAITS):
             return
-        self.state = state
-        self._decided = None
-        self.hints.forget()
-        self._history_text = []
+        self.seating.new_game()
         self._last_move = frozenset()
         self._todo = ()
         self._note = words.NEW_GAME
@@ -424,14 +374,13 @@ class Daemon:
 
     def _position_changed(self, now: float, restoring: bool) -> None:
         """A new position: its seat asked to decide, the tracker told what to expect, its facts worked out."""
-        self._hint = None
         start, self._dice = turn_began(self.state)
-        only = self._decided_step(start)
+        only = self.seating.ask(start)
         takeback = previous_position(self.state) if self.remote is None else None  # a move sent is not taken back
         expectation = Expectation(self.state, self.wiring, takeback, self.watched, only=only)
         self.tracker.expect(expectation, self.scanner.board(), now, restoring=restoring)
-        self._position = position_of(self.state, tuple(self._history_text), expectation, self.watched,
-                                     self._piece_colours, self.remote_turn, self.hints.offered(self.state))
+        self._position = position_of(self.state, tuple(self.game.history), expectation, self.watched,
+                                     self._piece_colours, self.remote_turn, self.seating.hints.offered(self.state))
 
     # -- moves decided elsewhere ----------------------------------------------------------
 
@@ -448,7 +397,7 @@ class Daemon:
     @property
     def carry(self) -> Guide | None:
         """The step decided elsewhere that a person is to carry out now, if any (not a hint)."""
-        return self._guide if self._decided is not None else None
+        return self.seating.carry
 
     @property
     def chain(self) -> Chain | None:
@@ -460,24 +409,11 @@ class Daemon:
         """A remote game's fair dice (None: rolled here, or by hand as every seat agreed)."""
         return None if self.remote_seats is None else self.remote_seats.fair_dice
 
-    def _decided_step(self, turn_start: int) -> list[Move] | None:
-        """The moves the tracker may accept now: the next step of a turn decided elsewhere (none before it is
-        decided), or every legal move on a person's turn."""
-        player = self.state.current_player
-        self._guide = None
-        decider = self._person if player in (CHANCE, TERMINAL) else self._deciders[player]
-        self._decided = decided = decider.decide(self.state, self._history_text, turn_start, self._decided)
-        if decided is None:
-            return [] if decider.enforced else None
-        move = self.state.parse_move(decided.moves[decided.step(self._history_text) or 0])
-        self._guide = Guide.of(self.state, move)
-        return [move]
-
     def _hear_remote(self, now: float) -> None:
         """Take what the broker sent: the remote seat's move awaited is shown to carry out (or applied, a roll)."""
         link, remote = self.remote_seats, self.remote
         assert link is not None and remote is not None
-        heard = link.hear(len(self._history_text))
+        heard = link.hear(len(self.game.history))
         if remote.problem:
             self.faults["remote"] = remote.problem
         elif self.faults.pop("remote", None) is not None:
@@ -485,79 +421,30 @@ class Daemon:
         note = link.take_notes(self.state)
         if note is not None:
             self._note = note
-        if link.news(self.state, heard) and self._decided is None \
+        if link.news(self.state, heard) and self.seating.decided is None \
                 and link.holds_elsewhere(self.state.current_player):  # a board being put back stays so
             self._position_changed(now, restoring=self.tracker.view.status is Status.RESTORING)
-
-    def _hear_thinker(self, now: float) -> None:
-        """Take the computer's answer, if one has come: a turn to carry out, or a hint to show."""
-        heard = self.computer.heard(self.state, self._history_text)
-        if heard is None:
-            return
-        decided = heard.decided
-        if heard.retry:
-            self._position_changed(now, restoring=False)
-        elif decided is not None and decided.by == "hint":
-            if self.hints.heard(decided, self._history_text):
-                self._show_hint()
-        elif decided is not None:
-            shown, self._decided = self._decided, decided
-            if shown is None or shown.ply != decided.ply or shown.step(self._history_text) is None:
-                self._position_changed(now, restoring=False)  # else the step shown stays; the plan grows behind it
-
-    def _toggle_hint(self) -> None:
-        """Show the computer's best move for a person's turn, or hide the hint shown."""
-        if self._hint is not None or self.computer.asking("hint"):
-            self._hint = self._guide = None
-            self.thinker.cancel()
-            return
-        refusal = self.hints.refusal(self.state, self.tracker.view.status is Status.READY)
-        if refusal:
-            self._note = refusal
-        elif not self._show_hint():  # a person following the last hint's turn sees its next step at once
-            self.computer.ask_hint(self.state, self._history_text)
-
-    def _show_hint(self) -> bool:
-        """Show the next step of the last hint's turn, if the game still follows it."""
-        following = self.hints.following(self._history_text)
-        if following is None:
-            return False
-        self._hint, step = following
-        self._guide = Guide.of(self.state, self.state.parse_move(self._hint.moves[step]))
-        return True
 
     # -- output ---------------------------------------------------------------------------
 
     def board_state(self) -> BoardState:
         """The board as it is now, one immutable value; built again only when something it holds changed."""
-        board, remote = self._board, self._remote_facts()
+        board, seating, link = self._board, self.seating, self.remote_seats
+        remote = link.facts(self.state, self._position.chance, bool(self.faults)) if link is not None else None
         view, thinking = self.tracker.view, self.thinker.busy
         if (board is not None and board.view is view and board.position is self._position
                 and self._board_seen == self._scans_changed and board.left_to_do is self._todo
-                and board.decided is self._decided and board.hint is self._hint and board.guide is self._guide
+                and board.decided is seating.decided and board.hint is seating.hint and board.guide is seating.guide
                 and board.thinking == thinking and board.faults == self.faults and board.sensors == self.sensor_health
                 and board.dice is self._dice and board.note is self._note and board.last_move is self._last_move
                 and board.remote == remote):
             return board
         self._board_seen = self._scans_changed
         self._board = BoardState(
-            self._position, view, dict(self.tracker.observed), self._todo, self._decided, self._hint, self._guide,
+            self._position, view, dict(self.tracker.observed), self._todo, seating.decided, seating.hint, seating.guide,
             thinking, dict(self.faults), self.sensor_health, self.seats, self._dice, self._note, self._last_move,
             remote)
         return self._board
-
-    def _remote_facts(self) -> RemoteFacts | None:
-        link, remote = self.remote_seats, self.remote
-        if link is None or remote is None:
-            return None
-        fair_dice = link.fair_dice
-        # the fair dice's words refuse what breaks the rules as they look: asked when the status line says
-        # them (no fault), as the roll just asked
-        waiting = fair_dice.waiting(self.state) if fair_dice and self._position.chance and not self.faults else ""
-        return RemoteFacts(remote.link.game, remote.name, str(remote.link.broker), remote.connected,
-                           dict(remote.online), remote.problem, remote.link.problem,
-                           remote.header.dice if has_dice(self.state) else "", link.sealing, fair_dice is not None,
-                           waiting)
 
     def _present(self, now: float) -> None:
         self._views.show(self.board_state(), now)

@@ -16,6 +16,7 @@ from typing import Any
 from engine.core import CHANCE, TERMINAL, Move, State
 from engine.hidden import hides_values, revealed
 from firmware_host import words
+from firmware_host.board_state import RemoteFacts
 from firmware_host.decided import Decided
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.remote.dice import FairDice, has_dice
@@ -59,6 +60,16 @@ class RemoteSeats:
     def holds_elsewhere(self, player: int) -> bool:
         """Whether ``player``'s moves come from the broker."""
         return player not in (CHANCE, TERMINAL) and self.seats[player].remote
+
+    def facts(self, state: State, chance: bool, faults: bool) -> RemoteFacts:
+        """The game as this board sees it now, at ``state`` (``chance``: a chance node), for the views."""
+        remote, fair_dice = self.remote, self.fair_dice
+        # the fair dice's words refuse what breaks the rules as they look: asked only when the status line says
+        # them (no fault), as the roll just asked
+        waiting = fair_dice.waiting(state) if fair_dice and chance and not faults else ""
+        return RemoteFacts(remote.link.game, remote.name, str(remote.link.broker), remote.connected,
+                           dict(remote.online), remote.problem, remote.link.problem,
+                           remote.header.dice if has_dice(state) else "", self.sealing, fair_dice is not None, waiting)
 
     # -- hearing --------------------------------------------------------------------------
 
