@@ -1,18 +1,17 @@
-"""The board daemon's loop: scan, debounce, observe, track, accept, journal, then publish what the board is.
+"""The board daemon's loop: scan, track, accept, journal, then publish what the board is.
 
-``Daemon.step`` is one iteration, driven by tests and the simulator with their own
-clock; ``Daemon.run`` repeats it at the scan rate under systemd (READY, WATCHDOG,
-STATUS).  Every accepted move is committed to the journal before the frame that
-shows it accepted is built.  Each seat's moves are decided by its ``Decider``
-(``deciders/``: a person's hands, the computer, a remote participant); after each
-step the loop publishes one immutable ``BoardState``, and the views (the LEDs, the
-status words, the page's snapshot) are functions of it.
+``Daemon.step`` is one iteration, driven by tests and the simulator with their own clock;
+``Daemon.run`` repeats it at the scan rate under systemd.  A move is committed to the journal
+before the frame that shows it accepted is built.  Each seat's moves are decided by its decider
+(``deciders/``); after each step the loop publishes one immutable ``BoardState`` and the views
+(LEDs, status words, the page's snapshot) are functions of it.  ``Daemon`` stays one class of
+about 350 lines: what is left are the steps of one iteration on the same state, each a few lines
+calling the modules split from it.
 
-Two faults stop the daemon accepting moves without stopping it: sensors that cannot
-see the board (an unplugged or silent co-processor, a bus that does not answer) and
-a journal that cannot be written (a full disk).  Each is shown on the status, the
-snapshot and the LEDs, and play goes on by itself once it clears; a settled move
-waiting for the journal is tried again every ``JOURNAL_RETRY_S``.
+Two faults stop the daemon accepting moves without stopping it: sensors that cannot see the board
+and a journal that cannot be written (a full disk).  Each is shown on the status, the snapshot and
+the LEDs, and play goes on by itself once it clears; a settled move waiting for the journal is
+tried again every ``JOURNAL_RETRY_S``.
 """
 
 from __future__ import annotations
@@ -36,23 +35,23 @@ from firmware_host.deciders.seating import Seating
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.led_view import LedSettings, LedView
 from firmware_host.notify import Notifier
-from firmware_host.observer import Observer, WiringMismatchError
+from firmware_host.observer import WiringMismatchError
+from firmware_host.pacing import paced
 from firmware_host.played import PlayedGame, opening_state
 from firmware_host.presenter import indicator
 from firmware_host.remote.dice import FairDice
 from firmware_host.remote.moves import Chain, mover
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import BY_HAND, FAIR
-from firmware_host.scanner import Scanner
 from firmware_host.seats import HUMAN, Seat
+from firmware_host.sensing import Sensing
 from firmware_host.snapshot import snapshot
 from firmware_host.thinker import Thinker, Thinking
 from firmware_host.todo import Todo
-from firmware_host.tracker import Expectation, MoveTracker, Plan, Status, Takeback
+from firmware_host.tracker import Expectation, Plan, Status, Takeback
 from firmware_host.turns import back_to_a_person, left_to_do, previous_position, turn_began
 from firmware_host.validation import check_opened_hal, wiring_places
 from firmware_host.views import Subscriber, Views
-from hal.base import SensorHealth
 from hal.dice import DiceEntryError
 from wiring.model import Wiring
 
@@ -88,17 +87,17 @@ class Daemon:
         self.remote = remote
         self.thinker = Thinker(thinking)
         self.game = PlayedGame(journal, opening_state(journal, state_or_game, remote, resume, deals))
-        self.remote_seats = None if remote is None else \
+        self.remote_seats = self.game.link = None if remote is None else \
             RemoteSeats(remote, self.state, self.seats, journal, self._say, self.game.adopt)
-        self.game.link = self.remote_seats
+        #: In a remote game, the chained hash after each ply (what each move message carries), and the fair dice
+        #: (None: rolled here, or by hand as every seat agreed).
+        self.chain: Chain | None = self.remote_seats.chain if self.remote_seats else None
+        self.fair_dice: FairDice | None = self.remote_seats.fair_dice if self.remote_seats else None
         #: Each seat's decider; the turn decided elsewhere, or the hint, and the step of it the LEDs show.
         self.seating = Seating(self.seats, self.game, Computer(self.thinker, self.seats, journal, seed, self._say),
                                Hints(hints, self.seats), self.remote_seats, self._say)
-        self.scanner = Scanner(hal.sensors, Observer(wiring, hal.sensors.kind, hal.sensors.channels),
-                               loop.debounce_ms / 1000, clock)
-        self.watched = frozenset(location for location in wiring.channels.values())
-        self.tracker = MoveTracker({loc: places[loc].xy for loc in self.watched},
-                                   loop.settle_ms / 1000, loop.out_of_sync_ms / 1000)
+        self.sensing = Sensing(hal.sensors, wiring, places, loop, clock)
+        self.scanner, self.watched, self.tracker = self.sensing.scanner, self.sensing.watched, self.sensing.tracker
         game = self.state.game
         #: The LEDs and the subscribers, driven from the published state; the whose-turn glow of each piece.
         self.lights = LedView(wiring, hal.leds, leds, game.pieces, loop.blink_ms)
@@ -108,14 +107,12 @@ class Daemon:
         #: What the last move left to do that the sensors cannot see: lit until the next move begins or confirm.
         self._todo: tuple[Todo, ...] = ()
         self._dice = self._note = ""
-        #: The state last published, and how many scans had changed what the sensors see when it was.
+        #: The state last published, and how many scans had changed what the sensors see then.
         self._board: BoardState | None = None
-        self._scans_changed = self._board_seen = 0
+        self._board_seen = 0
         #: Fault kind ("sensors", "journal", "remote") -> what is wrong, while it lasts.
         self.faults: dict[str, str] = {}
-        self.sensor_health = SensorHealth()
-        self._journal_retry_at = 0.0
-        self._stop = False
+        self._journal_retry_at, self._stop = 0.0, False
         self._position_changed(clock(), restoring=True)
         self._present(clock())
 
@@ -151,11 +148,7 @@ class Daemon:
         may not be the board any more.
         """
         now = self.clock() if now is None else now
-        changes = self.scanner.scan(now)
-        if changes:
-            self.tracker.observe(changes, now)
-            self._scans_changed += 1
-        sees = self._watch_sensors(now)
+        sees = self.sensing.scan(now, self.faults)
         if self.hal.buttons is not None:
             for event in self.hal.buttons.events():
                 self.press(event.button, now)
@@ -178,47 +171,15 @@ class Daemon:
             self._accept(plan, now)
         self._present(now)
 
-    def _watch_sensors(self, now: float) -> bool:
-        """Whether the sensors see the board now; the fault is raised or cleared to match.
-
-        The fault says the problem and the error counts when it began (the counts as they
-        go on are in the snapshot: a status line changing at every scan would flood the log).
-        Once the sensors see again, a move must hold still for the settle time as seen from then.
-        """
-        health = self.sensor_health = self.scanner.health()
-        if not health.sees:
-            problem = health.problem or words.STALE_READINGS
-            if not self.faults.get("sensors", "").startswith(problem):
-                self.faults["sensors"] = words.sensor_fault(problem, health.error_words())
-        elif self.faults.pop("sensors", None) is not None:
-            self.tracker.hold(now)
-        return health.sees
-
     def run(self) -> None:
         """Loop at the scan rate until SIGTERM or SIGINT, telling systemd how it goes."""
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, self._request_stop)
-        notifier = self.notifier
-        notifier.ready(self.status_text())
-        period = 1.0 / self.loop.scan_hz
-        feed_every = notifier.watchdog_interval
-        fed = status_sent = time.monotonic()
-        status = ""
-        deadline = time.monotonic()
+        self.notifier.ready(self.status_text())
         try:
-            while not self._stop:
-                self.step()
-                now = time.monotonic()
-                if feed_every is not None and now - fed >= feed_every:
-                    notifier.watchdog()
-                    fed = now
-                if now - status_sent >= 1.0 and (text := self.status_text()) != status:
-                    notifier.status(text)
-                    status, status_sent = text, now
-                deadline = max(deadline + period, now)
-                time.sleep(max(0.0, deadline - time.monotonic()))
+            paced(self.step, self.status_text, self.notifier, self.loop.scan_hz, lambda: self._stop)
         finally:
-            notifier.stopping()
+            self.notifier.stopping()
             self.close()
 
     def stop(self) -> None:
@@ -399,16 +360,6 @@ class Daemon:
         """The step decided elsewhere that a person is to carry out now, if any (not a hint)."""
         return self.seating.carry
 
-    @property
-    def chain(self) -> Chain | None:
-        """In a remote game, the chained hash after each ply (what each move message carries)."""
-        return None if self.remote_seats is None else self.remote_seats.chain
-
-    @property
-    def fair_dice(self) -> FairDice | None:
-        """A remote game's fair dice (None: rolled here, or by hand as every seat agreed)."""
-        return None if self.remote_seats is None else self.remote_seats.fair_dice
-
     def _hear_remote(self, now: float) -> None:
         """Take what the broker sent: the remote seat's move awaited is shown to carry out (or applied, a roll)."""
         link, remote = self.remote_seats, self.remote
@@ -433,16 +384,16 @@ class Daemon:
         remote = link.facts(self.state, self._position.chance, bool(self.faults)) if link is not None else None
         view, thinking = self.tracker.view, self.thinker.busy
         if (board is not None and board.view is view and board.position is self._position
-                and self._board_seen == self._scans_changed and board.left_to_do is self._todo
+                and self._board_seen == self.sensing.changed and board.left_to_do is self._todo
                 and board.decided is seating.decided and board.hint is seating.hint and board.guide is seating.guide
-                and board.thinking == thinking and board.faults == self.faults and board.sensors == self.sensor_health
+                and board.thinking == thinking and board.faults == self.faults and board.sensors == self.sensing.health
                 and board.dice is self._dice and board.note is self._note and board.last_move is self._last_move
                 and board.remote == remote):
             return board
-        self._board_seen = self._scans_changed
+        self._board_seen = self.sensing.changed
         self._board = BoardState(
             self._position, view, dict(self.tracker.observed), self._todo, seating.decided, seating.hint, seating.guide,
-            thinking, dict(self.faults), self.sensor_health, self.seats, self._dice, self._note, self._last_move,
+            thinking, dict(self.faults), self.sensing.health, self.seats, self._dice, self._note, self._last_move,
             remote)
         return self._board
 
