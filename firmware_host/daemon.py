@@ -296,7 +296,7 @@ class Daemon:
         try:
             write()
         except JournalWriteError as exc:
-            self.faults["journal"] = f"{exc}; {meanwhile}"
+            self.faults["journal"] = words.journal_fault(exc, meanwhile)
             self._journal_retry_at = now + JOURNAL_RETRY_S
             return False
         self.faults.pop("journal", None)
