@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core import Move, State, stack_pieces
+from engine.core import Change, Move, State, stack_pieces
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,8 @@ class Guide:
     flip: frozenset[str] = frozenset()
     #: Whether a hand has anything to do (not so for a button move such as Over-Pass's end).
     by_hand: bool = True
+    #: What the move changes, worked out with the guide: the engine's state moves on, the guide's words stay.
+    changes: tuple[Change, ...] = ()
 
     @classmethod
     def of(cls, state: State, move: Move) -> Guide:
@@ -64,11 +66,10 @@ class Guide:
         return cls(move, lift=frozenset(lost if moving else ()), put=frozenset(gained),
                    path=state.passes_over(move), remove=taken | frozenset(() if moving else lost),
                    flip=frozenset(changed),
-                   by_hand=bool(footprint.changes))
+                   by_hand=bool(footprint.changes), changes=tuple(footprint.changes))
 
-    def json(self, state: State) -> dict[str, object]:
-        footprint = state.footprint(self.move)
+    def json(self) -> dict[str, object]:
         return {"move": str(self.move), "lift": sorted(self.lift), "put": sorted(self.put), "path": list(self.path),
                 "remove": sorted(self.remove), "flip": sorted(self.flip),
                 "changes": [{"location": c.location, "before": c.before, "after": c.after}
-                            for c in footprint.changes]}
+                            for c in self.changes]}

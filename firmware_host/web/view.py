@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_host.daemon import FAULT_HEADS
+from firmware_host.words import FAULT_HEADS
 from hal.base import SensorHealth
 
 #: The parts of the page a read-only page (the mirror, a spectator's) leaves empty: no form, no hands.

@@ -123,7 +123,7 @@ def test_the_computers_move_is_shown_and_only_it_is_accepted(tables, hands, tmp_
         target = snapshot["carry"]["put"][0]
         assert snapshot["carry"]["move"] == target and snapshot["decided"]["text"] == f"computer: {target}"
         assert f"white (computer): {target}: put a white on {target}" in daemon.status_text()
-        assert daemon._colours[target] in (PALETTE["carry_to"], PALETTE["destination"])
+        assert daemon.lights.colours[target] in (PALETTE["carry_to"], PALETTE["destination"])
         other = next(p for p, content in daemon.state.contents().items() if content is None and p != target)
         assert daemon.state.parse_move(other) in daemon.state.legal_moves  # legal, but not the computer's
         mock.place(other, "white")
@@ -161,7 +161,7 @@ def test_the_hint_shows_the_computers_best_move_for_a_person_and_goes_when_a_mov
         snapshot = daemon.snapshot()
         assert snapshot["decided"]["by"] == "hint"
         target = snapshot["carry"]["put"][0]
-        assert daemon._colours[target] == PALETTE["hint"]
+        assert daemon.lights.colours[target] == PALETTE["hint"]
         mock.place(target, "black")  # the person follows it: a move begins, the hint goes
         person.run(0.1)
         assert daemon.snapshot()["carry"] is None

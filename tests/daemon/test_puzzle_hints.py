@@ -37,8 +37,8 @@ def test_following_the_hints_solves_crooked_jumps_from_the_start(tables, hands, 
             assert carry is not None, snapshot["note"]
             assert snapshot["decided"]["by"] == "hint" and snapshot["note"].startswith("hint: ")
             start, removed, to = carry["move"].split(">")
-            assert daemon._colours[start] == daemon._colours[to] == PALETTE["hint"]
-            assert daemon._colours[removed] == PALETTE["removal"]
+            assert daemon.lights.colours[start] == daemon.lights.colours[to] == PALETTE["hint"]
+            assert daemon.lights.colours[removed] == PALETTE["removal"]
             assert f"move the piece from {start} to {to}; then take" in daemon.status_text()
             assert "more move" in snapshot["note"] and "in the centre" in snapshot["note"]
             person.play(daemon.state, daemon.state.parse_move(carry["move"]))

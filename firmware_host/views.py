@@ -1,0 +1,41 @@
+"""The views driven from each published ``BoardState``: a new LED frame when what the LEDs mean changes
+(or a blink flips), and the subscribers (the page, the simulator) told of any change they show."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from firmware_host.board_state import BoardState
+from firmware_host.led_view import LedView
+from firmware_host.snapshot import snapshot
+
+Subscriber = Callable[[dict[str, Any]], None]
+
+
+class Views:
+    """The LEDs and the subscribers of one board, and what they were last shown."""
+
+    def __init__(self, lights: LedView) -> None:
+        self.lights = lights
+        self.subscribers: list[Subscriber] = []
+        self._lights: tuple[Any, ...] = ()
+        self._position: tuple[Any, ...] = (-1, "")
+
+    def show(self, board: BoardState, now: float) -> None:
+        """A frame when the lights change; the snapshot, built only then and only for subscribers, when the lights
+        or what the page says of the position change."""
+        lights = self.lights.key(board, now)
+        remote = board.remote
+        position = (board.position.ply, board.note, remote.sealing if remote else "", board.faults, board.sensors,
+                    board.thinking, None if remote is None else (remote.connected, tuple(sorted(remote.online.items()))))
+        if lights == self._lights and position == self._position:
+            return
+        if lights != self._lights:
+            self.lights.show(board, lights)
+            self._lights = lights
+        self._position = position
+        if self.subscribers:
+            shown = snapshot(board, self.lights)
+            for callback in self.subscribers:
+                callback(shown)
