@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 from engine.core import Content, Outcome, State, stack_pieces
 from firmware_host.decided import Decided, Guide
+from firmware_host.expectation import Expectation
 from firmware_host.remote.moves import mover
 from firmware_host.seats import Seat
 from firmware_host.todo import Todo
-from firmware_host.tracker import Expectation, TrackerView
+from firmware_host.tracker import TrackerView
 from hal.base import SensorHealth
 from wiring.model import Observation
 

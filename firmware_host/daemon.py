@@ -32,6 +32,7 @@ from firmware_host.deciders.computer import Computer
 from firmware_host.deciders.hint import Hints
 from firmware_host.deciders.remote import RemoteSeats
 from firmware_host.deciders.seating import Seating
+from firmware_host.expectation import Expectation, Plan, Takeback
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.led_view import LedSettings, LedView
 from firmware_host.notify import Notifier
@@ -48,7 +49,7 @@ from firmware_host.sensing import Sensing
 from firmware_host.snapshot import snapshot
 from firmware_host.thinker import Thinker, Thinking
 from firmware_host.todo import Todo
-from firmware_host.tracker import Expectation, Plan, Status, Takeback
+from firmware_host.tracker import Status
 from firmware_host.turns import back_to_a_person, left_to_do, previous_position, turn_began
 from firmware_host.validation import check_opened_hal, wiring_places
 from firmware_host.views import Subscriber, Views

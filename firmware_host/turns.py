@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core import CHANCE, TERMINAL, Move, State, stack_pieces
+from firmware_host.expectation import Plan
 from firmware_host.seats import Seat
 from firmware_host.todo import Todo
-from firmware_host.tracker import Plan
 
 
 def left_to_do(plan: Plan, touched: frozenset[str]) -> tuple[Todo, ...]:
