@@ -67,7 +67,7 @@ SQUAREOFF_RANDOM = 0.2
 
 
 def _squareoff(state: State, rng: random.Random) -> Move:
-    from engine.games.squareoff import EMPTY, Jump, Place, Slide
+    from engine.games.squareoff_moves import EMPTY, Jump, Place, Slide
 
     moves = list(state.generate_moves())
     if state.captures or rng.random() < SQUAREOFF_RANDOM:  # type: ignore[attr-defined]
