@@ -34,7 +34,8 @@ from typing import NamedTuple
 from engine.bitsets import members
 from engine.core import State
 from engine.games.full_house import FullHouse, FullHouseState
-from engine.games.groups_of_three import Add, Layout, Step
+from engine.games.groups_of_three_layout import Layout
+from engine.games.groups_of_three_movement import Add, Step
 from engine.solvers import Budget, Hint, Progress, ProgressCallback, Solution, SolverError, Stop, known_rest, plural
 from engine.solvers.full_house_bound import shipped_potential
 from engine.solvers.symmetry import Symmetries

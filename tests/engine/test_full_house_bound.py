@@ -8,7 +8,7 @@ import random
 import pytest
 
 from engine.games.full_house import FullHouse
-from engine.games.groups_of_three import load_layout
+from engine.games.groups_of_three_layout import load_layout
 from engine.solvers import full_house_bound
 from engine.solvers.full_house import _Space
 from engine.solvers.full_house_bound import Potential, shipped_potential

@@ -8,7 +8,8 @@ from collections import deque
 import pytest
 
 from engine.games.full_house import FullHouse
-from engine.games.groups_of_three import Layout, Step
+from engine.games.groups_of_three_layout import Layout
+from engine.games.groups_of_three_movement import Step
 from engine.solvers import LINES, SOLVERS, Budget, Hint, Progress, SolverError, solver
 from engine.solvers.full_house import _key, _Search, _Space, hint, solve
 from firmware_host.cli import main
