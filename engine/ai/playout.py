@@ -31,7 +31,7 @@ PAWNS_ROLLS = 0.75
 
 
 def _pawns_crossing(state: State, rng: random.Random) -> Move:
-    from engine.games.pawns_crossing import Roll
+    from engine.games.pawns_moves import Roll
 
     if state.phase == "choose" and rng.random() < PAWNS_ROLLS:  # type: ignore[attr-defined]
         return Roll()
