@@ -372,7 +372,6 @@ class OverPassState(State):
         }
 
 
-
 def _check_phase(state: OverPassState) -> None:
     """The phase must agree with the board: an empty Center Square between turns, a winner iff over."""
     center = state.cells[CENTER]
