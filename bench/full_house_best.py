@@ -19,7 +19,9 @@ import time
 
 from engine import new_game
 from engine.solvers import Budget, Progress
-from engine.solvers.full_house import _key, _notation, _Search, _Space
+from engine.solvers.full_house import _notation
+from engine.solvers.full_house_search import Search
+from engine.solvers.full_house_space import Space, node_key
 
 
 def main() -> None:
@@ -37,7 +39,7 @@ def main() -> None:
             last[0] = report.elapsed
             print(f"  {report.elapsed:5.0f} s: {report.explored:,} positions", flush=True)
 
-    search = _Search(_Space(state.layout, args.pieces), _key(state.occupied, state.transit),
+    search = Search(Space(state.layout, args.pieces), node_key(state.occupied, state.transit),
                      Budget(math.inf), progress)
     search.beam(args.width, 1.0)
     seconds = time.monotonic() - started

@@ -29,7 +29,7 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.sparse import coo_matrix
 
-from engine.games.groups_of_three import Layout, load_layout
+from engine.games.groups_of_three_layout import Layout, load_layout
 from engine.solvers.full_house_bound import DATA_FILE, Potential, fingerprint
 
 TOTAL = 40

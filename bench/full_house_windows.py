@@ -32,7 +32,7 @@ import numpy as np
 from full_house_potential import MARGIN, TOTAL, Program, _matrix, members_of
 from scipy.optimize import linprog
 
-from engine.games.groups_of_three import Layout, load_layout
+from engine.games.groups_of_three_layout import Layout, load_layout
 
 #: Every weight lies within +-BOUND pieces while the rows are incomplete (the bound of 2 groups needs under 10).
 BOUND = 30.0

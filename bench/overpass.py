@@ -18,7 +18,8 @@ import statistics
 import sys
 import time
 
-from engine.games.overpass import Exit, OverPass, OverPassState
+from engine.games.overpass import OverPass, OverPassState
+from engine.games.overpass_moves import Exit
 
 REPEATS = 500
 

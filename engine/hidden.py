@@ -35,7 +35,7 @@ def seen_by(state: State, player: int) -> dict[str, Any]:
 
 def revealed(state: State, move: Move) -> dict[str, int]:
     """The hidden values ``move`` shows everyone (a declared token's), read before it is made."""
-    from engine.games.pawns_crossing import Declare
+    from engine.games.pawns_moves import Declare
 
     if hides_values(state) and isinstance(move, Declare):
         return {move.token: state.values[move.token]}  # type: ignore[attr-defined]

@@ -50,7 +50,7 @@ OVERPASS_EXIT = 2.0
 
 
 def _overpass(state: State) -> list[Move]:
-    from engine.games.overpass import MOVE, BoardMove
+    from engine.games.overpass_moves import MOVE, BoardMove
 
     moves = list(state.legal_moves)
     if state.phase != MOVE or len(moves) <= OVERPASS + 1:  # type: ignore[attr-defined]
@@ -63,7 +63,7 @@ def _overpass(state: State) -> list[Move]:
 
 def _overpass_gain(state: State) -> Callable[[Move], float]:
     """How much a move brings the mover's pieces nearer home and the others' pieces away from it."""
-    from engine.games.overpass import Exit, OverPassMove, Slide, Trade
+    from engine.games.overpass_moves import Exit, OverPassMove, Slide, Trade
 
     game, cells, player = state.game, state.cells, state.current_player  # type: ignore[attr-defined]
     worth = overpass_worth(game.board_name)

@@ -71,7 +71,7 @@ OVERPASS_CENTRE, OVERPASS_NEAR, OVERPASS_ON_EXIT = 0.1, 0.5, 0.7
 @functools.cache
 def overpass_steps(board_name: str) -> dict[str, int]:
     """Steps along the lines from every intersection to the nearest exit point."""
-    from engine.games.overpass import rule_tables
+    from engine.games.overpass_tables import rule_tables
 
     board = rule_tables(board_name).board
     steps = dict.fromkeys(board.exits, 0)

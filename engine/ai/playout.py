@@ -31,7 +31,7 @@ PAWNS_ROLLS = 0.75
 
 
 def _pawns_crossing(state: State, rng: random.Random) -> Move:
-    from engine.games.pawns_crossing import Roll
+    from engine.games.pawns_moves import Roll
 
     if state.phase == "choose" and rng.random() < PAWNS_ROLLS:  # type: ignore[attr-defined]
         return Roll()
@@ -67,7 +67,7 @@ SQUAREOFF_RANDOM = 0.2
 
 
 def _squareoff(state: State, rng: random.Random) -> Move:
-    from engine.games.squareoff import EMPTY, Jump, Place, Slide
+    from engine.games.squareoff_moves import EMPTY, Jump, Place, Slide
 
     moves = list(state.generate_moves())
     if state.captures or rng.random() < SQUAREOFF_RANDOM:  # type: ignore[attr-defined]

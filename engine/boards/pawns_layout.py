@@ -91,6 +91,10 @@ class PawnsBoard(Board):
         self.pusher_halves = frozenset(h for p in pusher_places.values() for h in p.halves)
         self.links = _links(self.tile_places, slots, pusher_places, holes)
 
+    def halves(self, place: str) -> tuple[str, str]:
+        """The two half-spaces of a domino slot or a Pusher place."""
+        return (self.slots.get(place) or self.pusher_places[place]).halves
+
     def facts(self) -> dict[str, object]:
         facts = super().facts()
         facts.update({"tiles": len(self.tile_places), "dominoes": len(self.slots), "holes": len(self.holes),

@@ -15,15 +15,8 @@ from typing import Any, ClassVar
 
 from engine.bitsets import members
 from engine.core import TERMINAL, Content, Game, Move, Option, Outcome, PositionError
-from engine.games.groups_of_three import (
-    MOVEMENT_KEYS,
-    UNLIMITED,
-    Add,
-    CompartmentState,
-    Step,
-    load_layout,
-    move_tables,
-)
+from engine.games.groups_of_three_layout import load_layout
+from engine.games.groups_of_three_movement import MOVEMENT_KEYS, UNLIMITED, Add, CompartmentState, Step, move_tables
 
 PIECE = "piece"
 BOOK_PIECES = 40

@@ -16,272 +16,33 @@ turn's moves is a few dict lookups per piece.  Listing a whole turn (hundreds of
 checked against the Center Square rule) is done in C by ``_overpass_fast.c`` when setup.py could
 build it; these Python rules stay the definition it is tested against
 (``tests/engine/test_overpass_fast.py``) and are used without it.
+
+This module holds the game and its state, the one entry the registry and the tests use; its
+parts stand beside it: ``overpass_moves`` (the moves and their notation), ``overpass_tables``
+(every move value and board fact, made once), ``overpass_layout`` (the start), ``overpass_board_moves``
+(the moves before the Center Square rule), ``overpass_centre`` (that rule's search) and
+``overpass_position`` (reading a saved position).
 """
 
 from __future__ import annotations
 
-import json
 import random
-from collections import Counter
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
-from functools import cache
-from pathlib import Path
+from collections.abc import Callable, Container, Iterator, Sequence
 from typing import Any, ClassVar
 
-from engine.board import CENTER, LineBoard
-from engine.boards import load_board
-from engine.core import (
-    CHANCE,
-    TERMINAL,
-    Change,
-    Content,
-    EngineError,
-    Footprint,
-    Game,
-    IllegalMoveError,
-    Move,
-    Option,
-    OptionError,
-    Outcome,
-    PositionError,
-    State,
-)
-from engine.games.bridges import BridgeWalk, bridge_destinations, walk_bridges
-from engine.games.dice import DIE_FACES, ROLLS, Roll
+from engine.board import CENTER
+from engine.core import (CHANCE, TERMINAL, Change, Content, Footprint, Game, IllegalMoveError, Move, Option,
+                         OptionError, Outcome, PositionError, State)
+from engine.games import overpass_board_moves
+from engine.games.bridges import BridgeWalk
+from engine.games.dice import ROLLS, Roll
 from engine.games.overpass_centre import ClearingBounds, clearing_plan, moves_keeping_a_plan
-from engine.games.pieces import DISPLAY, OVERPASS_COLOURS, seats
-
-try:  # the turn moves in C (setup.py builds it when it can); these Python rules are the definition
-    from engine.games import _overpass_fast  # type: ignore[attr-defined]
-except ImportError:
-    _overpass_fast = None  # type: ignore[assignment]
-
-LAYOUT_FILE = Path(__file__).parent / "data" / "overpass.json"
-
-ENTER, ROLL, MOVE, OVER = "enter", "roll", "move", "over"
-PHASES = (ENTER, ROLL, MOVE, OVER)
-
-
-class LayoutFileError(EngineError):
-    """The start layout file cannot be used; the message names the file and the fix."""
-
-
-# -- moves --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Enter(Move):
-    """A piece of the turn's colour from its reserve onto the Center Square (not a move: free)."""
-
-    cost: ClassVar[int] = 0
-
-    def __str__(self) -> str:
-        return "enter"
-
-
-@dataclass(frozen=True, slots=True)
-class BoardMove(Move):
-    """A move on the board, paid from the turn's points.  Its fields are intersections, and
-    ``points`` lists them: the Center Square rule asks it of every move of a turn, so it is kept."""
-
-    points: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    #: Whether the piece on ``points[0]`` leaves it empty (all but a Trade).
-    moves_first_piece_away: ClassVar[bool] = True
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "points", tuple(getattr(self, f.name) for f in fields(self) if f.init))
-
-
-@dataclass(frozen=True, slots=True)
-class OverPassMove(BoardMove):
-    """Over a bridge of pieces to an empty intersection; the path leaves no trace, so (from, to) names it."""
-
-    start: str
-    end: str
-    cost: ClassVar[int] = 1
-
-    def __str__(self) -> str:
-        return f"O {self.start}-{self.end}"
-
-
-@dataclass(frozen=True, slots=True)
-class Trade(BoardMove):
-    """Two pieces of different colours on parallel lines swap places (``a`` first in board order)."""
-
-    a: str
-    b: str
-    cost: ClassVar[int] = 1
-    moves_first_piece_away: ClassVar[bool] = False
-
-    def __str__(self) -> str:
-        return f"T {self.a}={self.b}"
-
-
-@dataclass(frozen=True, slots=True)
-class Slide(BoardMove):
-    """One step outward along a line onto an empty intersection."""
-
-    start: str
-    end: str
-    cost: ClassVar[int] = 2
-
-    def __str__(self) -> str:
-        return f"S {self.start}-{self.end}"
-
-
-@dataclass(frozen=True, slots=True)
-class Exit(BoardMove):
-    """The mover's own piece off an exit point onto their home pile."""
-
-    point: str
-    cost: ClassVar[int] = 1
-
-    def __str__(self) -> str:
-        return f"X {self.point}"
-
-
-@dataclass(frozen=True, slots=True)
-class EndTurn(Move):
-    """The turn is over (the Center Square is empty)."""
-
-    button: ClassVar[str | None] = "end_turn"
-    cost: ClassVar[int] = 0
-
-    def __str__(self) -> str:
-        return "end"
-
-
-@dataclass(frozen=True, slots=True)
-class ReturnCenter(Move):
-    """No moves within the points left can empty the Center Square: its piece goes back to its
-    reserve and the turn ends."""
-
-    cost: ClassVar[int] = 0
-
-    def __str__(self) -> str:
-        return "return"
-
-
-#: The moves of the phases that do not depend on the board.
-PHASE_MOVES: dict[str, tuple[Move, ...]] = {ENTER: (Enter(),), ROLL: tuple(roll for roll, _ in ROLLS), OVER: ()}
-
-
-# -- data ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The start: pieces per colour, and the intersections each colour starts on."""
-
-    pieces_per_colour: int
-    start: dict[str, tuple[str, ...]]
-
-
-def load_layout(board: LineBoard, path: Path = LAYOUT_FILE) -> Layout:
-    """Read and check the start layout: each colour on two opposite intersections of the cover's edge."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise LayoutFileError(f"{path}: cannot read the start layout ({exc.strerror})") from None
-    except json.JSONDecodeError as exc:
-        raise LayoutFileError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    count = data.get("pieces_per_colour") if isinstance(data, dict) else None
-    start = data.get("start") if isinstance(data, dict) else None
-    if not isinstance(count, int) or count < 2:
-        raise LayoutFileError(f'{path}: "pieces_per_colour" must be a whole number of at least 2, not {count!r}')
-    if not isinstance(start, dict) or set(start) != set(OVERPASS_COLOURS):
-        raise LayoutFileError(f'{path}: "start" must map each of {", ".join(OVERPASS_COLOURS)} '
-                              f'to its two intersections, e.g. "black": ["p1", "p3"]')
-    edge = set(board.on_cover_edge)
-    seen: set[str] = set()
-    for colour, points in start.items():
-        if (not isinstance(points, list) or len(points) != 2 or not all(isinstance(p, str) for p in points)
-                or not set(points) <= edge
-                or board.xy(points[0]) != tuple(-v for v in board.xy(points[1]))):
-            raise LayoutFileError(f'{path}: "start"."{colour}" = {points!r}: give two diagonally opposite '
-                                  f'intersections around the Center Square, from {", ".join(sorted(edge))}')
-        if seen & set(points):
-            raise LayoutFileError(f'{path}: "start"."{colour}" reuses {", ".join(sorted(seen & set(points)))}')
-        seen.update(points)
-    return Layout(count, {colour: tuple(points) for colour, points in start.items()})
-
-
-@cache
-def shipped_layout(board_name: str) -> Layout:
-    """The layout file that ships with the game, read once per process."""
-    return load_layout(rule_tables(board_name).board)
-
-
-@dataclass(frozen=True)
-class Tables:
-    """The board facts the rules read on every move, and every move value, made once.
-
-    Generating a turn hands out these shared (immutable) moves instead of building
-    hundreds of new ones.
-    """
-
-    board: LineBoard
-    points: tuple[str, ...]
-    exits: frozenset[str]
-    perimeter: frozenset[tuple[str, str]]
-    #: start -> end -> the Over-Pass between them.
-    over_passes: dict[str, dict[str, OverPassMove]]
-    #: start -> the Slides one step outward from it.
-    slides: dict[str, tuple[Slide, ...]]
-    #: a -> b -> the Trade of a and b, for each b after a (board order) such that a line
-    #: through a and a different line through b are parallel.
-    trades: dict[str, dict[str, Trade]]
-    #: b -> a -> the same Trades, looked up from their second point.
-    traded_with: dict[str, dict[str, Trade]]
-    exit_moves: dict[str, Exit]
-
-    def along_perimeter(self, a: str, b: str) -> bool:
-        return (a, b) in self.perimeter
-
-
-@cache
-def rule_tables(board_name: str) -> Tables:
-    """The rule tables of a board, derived once per process."""
-    board = load_board(board_name)
-    points = tuple(board.points)
-    through = {p: {(line.direction, line.index) for line in board.lines_through[p]} for p in points}
-
-    def parallel(a: str, b: str) -> bool:
-        return any(da == db and ia != ib for da, ia in through[a] for db, ib in through[b])
-
-    trades = {a: {b: Trade(a, b) for b in points[i + 1:] if parallel(a, b)} for i, a in enumerate(points)}
-    traded_with: dict[str, dict[str, Trade]] = {b: {} for b in points}
-    for a, partners in trades.items():
-        for b, trade in partners.items():
-            traded_with[b][a] = trade
-    return Tables(
-        board, points, frozenset(board.exits), board.perimeter,
-        over_passes={a: {b: OverPassMove(a, b) for b in points if b != a} for a in points},
-        slides={a: tuple(Slide(a, b) for b in board.outward[a]) for a in points},
-        trades=trades, traded_with=traded_with, exit_moves={p: Exit(p) for p in board.exits})
-
-
-@cache
-def fast_core(board_name: str) -> Any:
-    """The board's tables and move objects handed to the C listing (``_overpass_fast.Core``), by
-    intersection index; None when that module was not built."""
-    if _overpass_fast is None:
-        return None
-    tables = rule_tables(board_name)
-    points, board = tables.points, tables.board
-    index = {p: i for i, p in enumerate(points)}
-    return _overpass_fast.Core(
-        centre=index[CENTER],
-        near=[[index[q] for q in board.neighbours[p]] for p in points],
-        slide_ends=[[index[slide.end] for slide in tables.slides[p]] for p in points],
-        exits=[index[p] for p in tables.exits],
-        perimeter=[[tables.along_perimeter(a, b) for b in points] for a in points],
-        parallel=[[b in tables.trades[a] for b in points] for a in points],
-        over_pass=[[tables.over_passes[a].get(b) for b in points] for a in points],
-        slide=[list(tables.slides[p]) for p in points],
-        trade=[[tables.trades[a].get(b) for b in points] for a in points],
-        exit_move=[tables.exit_moves.get(p) for p in points])
+from engine.games.overpass_layout import shipped_layout
+from engine.games.overpass_moves import (ENTER, MOVE, OVER, PHASE_MOVES, ROLL, BoardMove, EndTurn, Enter, Exit,
+                                         OverPassMove, ReturnCenter, Slide, Trade)
+from engine.games.overpass_position import read_position
+from engine.games.overpass_tables import fast_core, rule_tables
+from engine.games.pieces import DISPLAY, seats
 
 
 # -- the game -----------------------------------------------------------------
@@ -346,7 +107,10 @@ class OverPass(Game):
         return all(done) if self.options["goal"] == "both" else any(done)
 
     def _read_position(self, position: dict[str, Any]) -> OverPassState:
-        return _state_at(self, position)
+        parts = read_position(position, self.turn_colours, self.tables.points, self.layout.pieces_per_colour)
+        state = OverPassState(self, *parts)
+        _check_phase(state)
+        return state
 
 
 class OverPassState(State):
@@ -481,36 +245,8 @@ class OverPassState(State):
     def board_moves(self, pieces: Container[str] | None = None) -> list[BoardMove]:
         """The moves within the points left that move a piece standing on ``pieces`` (any piece
         when None), before the Center Square rule."""
-        tables, cells, budget = self.game.tables, self.cells, self.budget
-        moves: list[BoardMove] = []
-        if budget < 1:
-            return moves
-        movable = self._movable()
-        may_exit = self.exits_allowed()
-        reaches = self._over_pass_reaches(movable if pieces is None else [p for p in movable if p in pieces])
-        for point, reach in reaches.items():
-            if point in tables.exits and may_exit and cells[point] == self.colour:
-                moves.append(tables.exit_moves[point])
-            over_pass = tables.over_passes[point]
-            moves.extend(over_pass[end] for end in reach)
-            if budget >= 2:  # a Slide the same as an Over-Pass is left to the cheaper Over-Pass
-                moves.extend(slide for slide in tables.slides[point]
-                             if cells[slide.end] is None and slide.end not in reach)
-        tradeable = [point for point in movable if point not in tables.exits]
-        if pieces is None:
-            for i, a in enumerate(tradeable):
-                colour, trade_with = cells[a], tables.trades[a]
-                moves.extend(trade_with[b] for b in tradeable[i + 1:] if b in trade_with and cells[b] != colour)
-            return moves
-        can_trade = set(tradeable)
-        for point in tradeable:  # the trades of the chosen pieces, with either point first
-            if point in pieces:
-                colour = cells[point]
-                moves.extend(trade for other, trade in tables.traded_with[point].items()
-                             if other in can_trade and other not in pieces and cells[other] != colour)
-                moves.extend(trade for other, trade in tables.trades[point].items()
-                             if other in can_trade and cells[other] != colour)
-        return moves
+        return overpass_board_moves.board_moves(self.game.tables, self.cells, self.budget, self._movable(),
+                                                self.colour, self.exits_allowed(), pieces)
 
     def _movable(self) -> list[str]:
         """The pieces the mover may move, in board order: any piece but another player's on an exit point."""
@@ -518,43 +254,13 @@ class OverPassState(State):
         return [p for p in self.game.tables.points
                 if cells[p] is not None and (p not in exits or owner[cells[p]] == player)]
 
-    def _over_pass_reaches(self, starts: list[str]) -> dict[str, Iterable[str]]:
-        """Each of ``starts`` (movable pieces, in board order) with where it can Over-Pass to.
-
-        The pieces of one colour share their bridges, so they are searched together; a
-        piece on an exit point, held to the perimeter, is searched alone.
-        """
-        tables, cells, exits = self.game.tables, self.cells, self.game.tables.exits
-        occupied = cells.__getitem__  # a piece code is truthy, an empty point None
-        by_colour: dict[str, list[str]] = {}
-        for point in starts:
-            if point not in exits:
-                by_colour.setdefault(cells[point], []).append(point)
-        found: dict[str, Iterable[str]] = {}
-        for colour, same in by_colour.items():
-            found.update(bridge_destinations(tables.board, same, occupied, lambda q, own=colour: cells[q] != own))
-        for point in starts:
-            if point in exits:
-                found[point] = self.bridge_walk(point).landings
-        return {point: found[point] for point in starts}
-
     def bridge_walk(self, start: str, until: Callable[[str], bool] | None = None) -> BridgeWalk:
-        """The bridges open to the piece on ``start`` (over pieces not of its colour, along the
-        perimeter only from an exit point), walked up to the landing ``until`` accepts."""
-        tables, cells = self.game.tables, self.cells
-        colour = cells[start]
-        return walk_bridges(tables.board, start, cells.__getitem__, lambda q: cells[q] != colour,
-                            tables.along_perimeter if start in tables.exits else None, until)
+        """The bridges open to the piece on ``start``, walked up to the landing ``until`` accepts."""
+        return overpass_board_moves.bridge_walk(self.game.tables, self.cells, start, until)
 
     def relies_on(self, move: BoardMove) -> frozenset[str]:
-        """The intersections ``move`` needs as they are: those it changes, a bridge for an
-        Over-Pass, and every exit point for an Exit (any Exit changes the home pile, and so
-        whether this one wins)."""
-        if isinstance(move, OverPassMove):
-            return frozenset((*move.points, *self.bridge_walk(move.start, move.end.__eq__).path_to(move.end)))
-        if isinstance(move, Exit):
-            return self.game.tables.exits
-        return frozenset(move.points)
+        """The intersections ``move`` needs as they are (``overpass_board_moves.relies_on``)."""
+        return overpass_board_moves.relies_on(self.game.tables, self.cells, move)
 
     def passes_over(self, move: Move) -> tuple[str, ...]:
         """An Over-Pass's bridge: the pieces on a shortest way from its start to its end."""
@@ -664,58 +370,6 @@ class OverPassState(State):
             "reserve": dict(self.reserve),
             "home": dict(self.home),
         }
-
-
-def _state_at(game: OverPass, position: dict[str, Any]) -> OverPassState:
-    """Build a state from ``OverPassState.position()`` data, refusing what the rules cannot reach."""
-    colours = game.turn_colours
-    turn = position.get("turn")
-    if turn not in colours:
-        raise PositionError(f"turn={turn!r}: give the colour to move, one of {', '.join(colours)}")
-    phase = position.get("phase", ENTER)
-    if phase not in PHASES:
-        raise PositionError(f"phase={phase!r}: one of {', '.join(PHASES)}")
-    board = position.get("board", {})
-    if not isinstance(board, dict):
-        raise PositionError('"board" must map intersections to colours, e.g. {"p1": "black"}')
-    cells: dict[str, Content] = dict.fromkeys(game.tables.points)
-    for point, colour in board.items():
-        if point not in cells:
-            raise PositionError(f"board: {point!r} is not an intersection (p1..p{len(cells) - 1} or center)")
-        if colour not in colours:
-            raise PositionError(f"board: {point} holds {colour!r}, not a colour in play ({', '.join(colours)})")
-        cells[point] = colour
-    piles = {name: _read_counts(position.get(name), name, colours) for name in ("reserve", "home")}
-    on_board = Counter(board.values())
-    for colour in colours:
-        total = on_board[colour] + piles["reserve"][colour] + piles["home"][colour]
-        if total != game.layout.pieces_per_colour:
-            raise PositionError(f"{colour}: {total} pieces on the board, in reserve and at home; "
-                                f"there are {game.layout.pieces_per_colour}")
-    roll, budget = _read_roll(position.get("roll"), position.get("budget", 0), phase)
-    state = OverPassState(game, cells, piles["reserve"], piles["home"], colours.index(turn), phase, roll, budget)
-    _check_phase(state)
-    return state
-
-
-def _read_counts(raw: object, name: str, colours: tuple[str, ...]) -> dict[str, int]:
-    if not isinstance(raw, dict) or set(raw) != set(colours) or not all(
-            isinstance(n, int) and n >= 0 for n in raw.values()):
-        raise PositionError(f'"{name}" must give a count of 0 or more for each of {", ".join(colours)}')
-    return {c: raw[c] for c in colours}
-
-
-def _read_roll(raw: object, budget: object, phase: str) -> tuple[tuple[int, int] | None, int]:
-    if phase in (ENTER, ROLL):
-        if raw is not None or budget != 0:
-            raise PositionError(f'phase {phase}: the dice are not rolled yet, so "roll" is null and "budget" 0')
-        return None, 0
-    if (not isinstance(raw, list) or len(raw) != 2 or not all(isinstance(d, int) and d in DIE_FACES for d in raw)
-            or raw[0] > raw[1]):
-        raise PositionError(f'roll={raw!r}: two dice from 1 to 6, smaller first, e.g. [3, 4]')
-    if not isinstance(budget, int) or not 0 <= budget <= sum(raw):
-        raise PositionError(f"budget={budget!r}: the points left, from 0 to the roll's {sum(raw)}")
-    return (raw[0], raw[1]), budget
 
 
 def _check_phase(state: OverPassState) -> None:

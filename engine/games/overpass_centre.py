@@ -21,15 +21,15 @@ The search deepens one point at a time.  Three facts keep it small:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.board import CENTER
 from engine.core import Content
-
-if TYPE_CHECKING:
-    from engine.games.overpass import BoardMove, OverPassState
+from engine.games.bridges import BridgeWalk
+from engine.games.overpass_moves import BoardMove
+from engine.games.overpass_tables import Tables
 
 #: A board seen this turn (its contents in board order) -> the fewest points a plan to empty
 #: its Center Square can cost: fewer has been searched and failed.
@@ -53,7 +53,38 @@ MOST_A_MOVE_COSTS = 2
 NOTHING_TO_DO = Plan((), 0, frozenset((CENTER,)))
 
 
-def clearing_plan(state: OverPassState, budget: int, hint: tuple[BoardMove, ...] = ()) -> Plan | None:
+class _HasTables(Protocol):
+    """A game with Over-Pass's rule tables (``OverPass``)."""
+
+    @property
+    def tables(self) -> Tables: ...
+
+
+class SearchedState(Protocol):
+    """What the search reads of an Over-Pass position and does to it (``OverPassState`` has it all):
+    named here so that this module needs nothing of the game's, which calls it."""
+
+    cells: dict[str, Content]
+    budget: int
+    clearing_bounds: ClearingBounds
+
+    @property
+    def game(self) -> _HasTables: ...
+
+    def push(self, move: BoardMove) -> None: ...
+
+    def pop(self) -> object: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def board_moves(self, pieces: Container[str] | None = None) -> list[BoardMove]: ...
+
+    def bridge_walk(self, start: str, until: Callable[[str], bool] | None = None) -> BridgeWalk: ...
+
+    def relies_on(self, move: BoardMove) -> frozenset[str]: ...
+
+
+def clearing_plan(state: SearchedState, budget: int, hint: tuple[BoardMove, ...] = ()) -> Plan | None:
     """A cheapest plan that empties the Center Square for at most ``budget`` points, or None;
     the moves of ``hint`` (a plan that was good a move ago) are tried first."""
     if state.cells[CENTER] is None:
@@ -65,7 +96,7 @@ def clearing_plan(state: OverPassState, budget: int, hint: tuple[BoardMove, ...]
     return None
 
 
-def moves_keeping_a_plan(state: OverPassState, moves: list[BoardMove], plan: Plan) -> list[BoardMove]:
+def moves_keeping_a_plan(state: SearchedState, moves: list[BoardMove], plan: Plan) -> list[BoardMove]:
     """The ``moves`` after which the Center Square can still be emptied with the points then left
     (or that win the game, which then has no next turn); ``plan`` is one for now, and a move that
     leaves it playable and affordable needs no search."""
@@ -76,7 +107,7 @@ def moves_keeping_a_plan(state: OverPassState, moves: list[BoardMove], plan: Pla
             if move.cost <= spare and keeps(move.points) or _still_clearable_after(state, move, plan)]
 
 
-def _still_clearable_after(state: OverPassState, move: BoardMove, plan: Plan) -> bool:
+def _still_clearable_after(state: SearchedState, move: BoardMove, plan: Plan) -> bool:
     if move.points[0] == CENTER and move.moves_first_piece_away:
         return True  # it empties the Center Square
     state.push(move)
@@ -85,7 +116,7 @@ def _still_clearable_after(state: OverPassState, move: BoardMove, plan: Plan) ->
     return clearable
 
 
-def _search(state: OverPassState, limit: int, hint: tuple[BoardMove, ...]) -> Plan | None:
+def _search(state: SearchedState, limit: int, hint: tuple[BoardMove, ...]) -> Plan | None:
     """A plan for at most ``limit`` points (depth first; a win ends a line of play)."""
     key = tuple(state.cells.values())
     bounds = state.clearing_bounds
@@ -105,7 +136,7 @@ def _search(state: OverPassState, limit: int, hint: tuple[BoardMove, ...]) -> Pl
     return None
 
 
-def _way_out(state: OverPassState) -> Plan | frozenset[str]:
+def _way_out(state: SearchedState) -> Plan | frozenset[str]:
     """The move that takes the piece off the Center Square now, cheapest first, as a plan; when
     there is none, the intersections a single move must change to open one: the centre, its
     spoke ends, the pieces a bridge from it reaches and their neighbours."""
@@ -121,7 +152,7 @@ def _way_out(state: OverPassState) -> Plan | frozenset[str]:
     return frozenset((CENTER, *neighbours[CENTER], *walk.crossed, *(n for p in walk.crossed for n in neighbours[p])))
 
 
-def _openings(state: OverPassState, limit: int, region: frozenset[str],
+def _openings(state: SearchedState, limit: int, region: frozenset[str],
               hint: tuple[BoardMove, ...]) -> Iterator[BoardMove]:
     """The moves worth trying within ``limit`` points, the moves of ``hint`` first (made lazily:
     often the first works).  A move that leaves a single point for the way out must move a piece

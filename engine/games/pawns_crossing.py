@@ -4,21 +4,28 @@ A turn is one of: roll and move tokens, move pawns, slide a row or column.  The 
 of places is fixed (``engine.boards.pawns_layout``); the state records which tile and
 domino lie in each place, where each token is, and the hidden value under each token
 (``contents()`` shows colours only).  Rule readings are recorded in docs/rules.md.
+
+The game and its state are here; beside them ``pawns_moves`` (the moves and their notation),
+``pawns_setup`` (the deal and the saved layout), ``pawns_turn`` (a saved turn), ``pawns_paths``
+(where a token may go) and ``pawns_slide`` (a line pushed).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.boards import load_board
 from engine.boards.pawns_layout import PawnsBoard
-from engine.core import (CHANCE, STACK, TERMINAL, Content, Footprint, Game, Move, Option, OptionError, Outcome,
-                         PositionError, State, refuse_unknown_keys, stack_pieces)
-from engine.games.pawns_setup import (ACE, NULL, SEATS, Layout, colour_of, deal, layout_json, read_layout,
+from engine.core import (CHANCE, TERMINAL, Content, Footprint, Game, Move, Option, OptionError, Outcome, PositionError,
+                         State)
+from engine.games.pawns_moves import (Declare, Dice, EndTurn, PawnMove, PlacePawn, Roll, Slide, TokenMove,
+                                      dice_outcomes, reverse_slides)
+from engine.games.pawns_paths import destinations
+from engine.games.pawns_setup import (ACE, NULL, SEATS, Layout, colour_of, deal, layout_json, pieces_seen, read_layout,
                                       tile_name)
+from engine.games.pawns_slide import push_line
+from engine.games.pawns_turn import read_turn
 
 BOARD: PawnsBoard = load_board("pawns")
 #: Location -> its rank on the board, so footprints list changes in board order.
@@ -26,101 +33,8 @@ LOCATION_ORDER = {location: n for n, location in enumerate(BOARD.locations)}
 EMPTY: dict[str, Content] = dict.fromkeys(BOARD.locations)
 
 
-# -- moves ----------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PlacePawn(Move):
-    """Set-up: a pawn into the hole of its owner's choice."""
-
-    colour: str
-    hole: str
-
-    def __str__(self) -> str:
-        return f"place {self.colour} {self.hole}"
-
-
-@dataclass(frozen=True)
-class Roll(Move):
-    """Choose the token turn: roll your dice."""
-
-    def __str__(self) -> str:
-        return "roll"
-
-
-@dataclass(frozen=True)
-class Dice(Move):
-    """A chance outcome: the face of each rolled die (0 is blank)."""
-
-    faces: tuple[tuple[str, int], ...]
-
-    def __str__(self) -> str:
-        return "dice " + " ".join(f"{c}={f if f else 'blank'}" for c, f in self.faces)
-
-
-@dataclass(frozen=True)
-class TokenMove(Move):
-    """A token from one space to another, as its die allows."""
-
-    token: str
-    origin: str
-    target: str
-
-    def __str__(self) -> str:
-        return f"{self.token} {self.origin}>{self.target}"
-
-
-@dataclass(frozen=True)
-class Declare(Move):
-    """Announce that a token has reached its destination tile: it is revealed."""
-
-    token: str
-    tile: str
-
-    def __str__(self) -> str:
-        return f"declare {self.token} {self.tile}"
-
-
-@dataclass(frozen=True)
-class PawnMove(Move):
-    """A pawn to another open hole, or off the board (``target`` empty) when forced late."""
-
-    colour: str
-    origin: str
-    target: str
-
-    def __str__(self) -> str:
-        return f"pawn {self.colour} {self.origin}>{self.target or 'off'}"
-
-
-@dataclass(frozen=True)
-class Slide(Move):
-    """The Pusher pushes a row or column one tile and domino along ``direction``."""
-
-    line: str
-    direction: str
-
-    def __str__(self) -> str:
-        return f"slide {self.line} {self.direction}"
-
-
-@dataclass(frozen=True)
-class EndTurn(Move):
-    """Stop before using every die or moving the second pawn."""
-
-    button: ClassVar[str | None] = "end_turn"
-
-    def __str__(self) -> str:
-        return "end turn"
-
-
-PHASES = ("place", "choose", "dice", "tokens", "pawns", "over")
-#: The keys of a position's "turn" object.
-TURN_KEYS = ("phase", "player", "dice", "moved", "pawn_moved", "arrived", "last_slide", "winner")
-
 #: Every slide, mapped to the slide that undoes it (the same line pushed from the other end).
-REVERSE: dict[Slide, Slide] = {
-    Slide(line.id, a): Slide(line.id, b) for line in BOARD.lines.values()
-    for a, b in ((line.forward, line.backward), (line.backward, line.forward))}
+REVERSE: dict[Slide, Slide] = reverse_slides(BOARD)
 
 
 # -- the game -------------------------------------------------------------------
@@ -163,8 +77,15 @@ class PawnsCrossing(Game):
         return PawnsState(self, deal(BOARD, self.num_players, self.options["seed"], self.options["fair_colours"]))
 
     def _read_position(self, position: dict[str, Any]) -> PawnsState:
-        state = PawnsState(self, read_layout(BOARD, self.num_players, position))
-        read_turn(state, position.get("turn"))
+        layout = read_layout(BOARD, self.num_players, position)
+        turn = read_turn(BOARD, layout, position.get("turn"))
+        state = PawnsState(self, layout)
+        state.phase, state.player, state.dice, state.moved = turn.phase, turn.player, turn.dice, turn.moved
+        state.pawn_moved, state.arrived, state.winner = turn.pawn_moved, turn.arrived, turn.winner
+        state.last_slide = turn.last_slide
+        if turn.phase in ("tokens", "pawns") and all(isinstance(m, EndTurn) for m in state.generate_moves()):
+            raise PositionError(f"position: nothing is left to do in this {turn.phase} phase; the turn is over, "
+                                f"so save it as the next player's choose phase")
         return state
 
 
@@ -251,13 +172,6 @@ class PawnsState(State):
             shown[self.pusher_at] = "{}|{}".format(*self.pusher)
         return shown
 
-    def space_value(self, space: str) -> int:
-        """The number on a space: a tile's rank, a half-domino's pips."""
-        if space in self.tile_at:
-            return self.tile_at[space][1]
-        slot, half = BOARD.half_slot[space]
-        return self.domino_at.get(slot, self.pusher)[half]
-
     def contents(self) -> dict[str, Content]:
         shown = dict(EMPTY)
         shown.update(self._held())
@@ -268,18 +182,7 @@ class PawnsState(State):
         return {location: held.get(location) for location in locations}
 
     def _held(self) -> dict[str, str]:
-        """Occupied locations: token colours ("blue+red" when a tile holds several), pawn colours; never values."""
-        held: dict[str, str] = {}
-        for token, at in self.where.items():
-            if at:
-                colour = self.colour_of[token]
-                held[at] = f"{held[at]}{STACK}{colour}" if at in held else colour
-        for at, code in held.items():
-            held[at] = STACK.join(sorted(stack_pieces(code)))
-        for colour, hole in self.pawns.items():
-            if hole:
-                held[hole] = colour
-        return held
+        return pieces_seen(self.where, self.colour_of, self.pawns)
 
     def outcome(self) -> Outcome | None:
         if self.winner is None:
@@ -293,35 +196,6 @@ class PawnsState(State):
     def open_holes(self) -> list[str]:
         taken = set(self.pawns.values())
         return [h for h in BOARD.holes if h not in taken]
-
-    def destinations(self, token: str, roll: int) -> list[str]:
-        """The spaces a token may end on with ``roll`` (see the rule readings in docs/rules.md)."""
-        start = self.where[token]
-        colour = self.colour_of[token]
-        from_tile = start in self.tile_at
-        on_dominoes = {at for at in self.where.values() if at and at not in self.tile_at}
-        blocked = {hole for c, hole in self.pawns.items() if hole and c != colour}
-        found: dict[str, None] = {}
-        seen = {start}
-        stack = [start]
-        while stack:
-            space = stack.pop()
-            for step, hole in BOARD.links[space]:
-                if hole in blocked or step == start:
-                    continue
-                if step in self.tile_at:
-                    if not from_tile:
-                        found[step] = None
-                    continue
-                if step in BOARD.pusher_halves and BOARD.half_slot[step][0] != self.pusher_at:
-                    continue
-                if step not in on_dominoes:
-                    found[step] = None
-                value = 0 if step in on_dominoes else self.space_value(step)
-                if value < roll and step not in seen:
-                    seen.add(step)
-                    stack.append(step)
-        return list(found)
 
     def _forced(self) -> list[str]:
         return [c for c, face in self.dice.items() if face == 0]
@@ -341,7 +215,8 @@ class PawnsState(State):
             if face:
                 for token, at in self.where.items():
                     if at and self.colour_of[token] == colour:
-                        for target in self.destinations(token, face):
+                        for target in destinations(BOARD, at, colour, face, self.tile_at, self.domino_at,
+                                                   self.pusher, self.pusher_at, self.where, self.pawns):
                             yield TokenMove(token, at, target)
 
     def slides(self) -> Iterator[Slide]:
@@ -383,12 +258,7 @@ class PawnsState(State):
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         if self.phase != "dice":
             return []
-        outcomes: list[tuple[tuple[str, int], ...]] = [()]
-        faces = BOARD.equipment.die_faces
-        for colour in self.seats[self.player]:
-            outcomes = [o + ((colour, f),) for o in outcomes for f in faces]
-        p = 1.0 / len(outcomes)
-        return [(Dice(o), p) for o in outcomes]
+        return dice_outcomes(BOARD.equipment.die_faces, self.seats[self.player])
 
     # -- footprints ---------------------------------------------------------------------
 
@@ -413,7 +283,7 @@ class PawnsState(State):
         if isinstance(move, Slide):
             line = BOARD.lines[move.line]
             slots = [*line.slots, *line.ends] + ([self.pusher_at] if self.pusher_at else [])
-            return list(line.tiles) + [half for slot in slots for half in self._halves(slot)]
+            return list(line.tiles) + [half for slot in slots for half in BOARD.halves(slot)]
         return []
 
     # -- playing -------------------------------------------------------------------------
@@ -510,86 +380,7 @@ class PawnsState(State):
         self.last_slide = slide
 
     def _slide(self, move: Slide) -> None:
-        """Push the line: tiles and dominoes move one place on, tokens riding along.
-
-        The Pusher (with any token on it) is brought to the entry end and enters the
-        line; the last tile re-enters at the entry end; the last domino, pushed out at
-        the far end, lies there as the new Pusher.  Dominoes keep their orientation.
-        """
-        line = BOARD.lines[move.line]
-        forward = move.direction == line.forward
-        tiles = list(line.tiles) if forward else list(reversed(line.tiles))
-        slots = list(line.slots) if forward else list(reversed(line.slots))
-        exit_place = line.ends[1] if forward else line.ends[0]
-        to = {tiles[i]: tiles[(i + 1) % len(tiles)] for i in range(len(tiles))}
-        carried = list(zip(slots, slots[1:] + [exit_place]))
-        if self.pusher_at:
-            carried.append((self.pusher_at, slots[0]))
-        for source, target in carried:
-            to.update(zip(self._halves(source), self._halves(target)))
-        self.where = {t: to.get(at, at) if at else at for t, at in self.where.items()}
-        old_tiles = [self.tile_at[t] for t in tiles]
-        for i, place in enumerate(tiles):
-            self.tile_at[place] = old_tiles[i - 1]
-        old = [self.domino_at[s] for s in slots]
-        self.domino_at[slots[0]] = self.pusher
-        for i in range(1, len(slots)):
-            self.domino_at[slots[i]] = old[i - 1]
-        self.pusher, self.pusher_at = old[-1], exit_place
-
-    @staticmethod
-    def _halves(place: str) -> tuple[str, str]:
-        return (BOARD.slots.get(place) or BOARD.pusher_places[place]).halves
-
-
-
-def read_turn(state: PawnsState, raw: object) -> None:
-    """Set where the turn stands from a position's "turn" object, checking it against the layout."""
-    if not isinstance(raw, dict):
-        raise PositionError(f'position: "turn" must be an object with {", ".join(TURN_KEYS)}')
-    refuse_unknown_keys(raw, TURN_KEYS, 'position: "turn"')
-    phase, player = raw.get("phase"), raw.get("player")
-    if phase not in PHASES:
-        raise PositionError(f"position: turn phase {phase!r} is not one of {', '.join(PHASES)}")
-    if not isinstance(player, int) or not 0 <= player < len(state.seats):
-        raise PositionError(f"position: turn player {player!r} must be 0-{len(state.seats) - 1}")
-    seat = state.seats[player]
-    dice = raw.get("dice") or {}
-    if not isinstance(dice, dict) or not set(dice) <= set(seat) or (dice and phase != "tokens") or not all(
-            f in BOARD.equipment.die_faces and (f or state.pawns.get(c)) for c, f in dice.items()):
-        raise PositionError(f"position: turn dice {json.dumps(dice)} must map colours of player {player} to "
-                            f"faces {list(BOARD.equipment.die_faces)} (blank only for a pawn on the board), "
-                            f"and only in the tokens phase")
-    moved, pawn_moved = raw.get("moved", 0), raw.get("pawn_moved", "")
-    if not isinstance(moved, int) or not 0 <= moved <= len(seat):
-        raise PositionError(f"position: turn moved {moved!r} must count the tokens moved this turn (0-{len(seat)})")
-    if pawn_moved and (pawn_moved not in seat or phase != "pawns"):
-        raise PositionError(f"position: turn pawn_moved {pawn_moved!r} must be a colour of player {player} "
-                            f"in the pawns phase")
-    arrived = tuple(raw.get("arrived") or ())
-    for token in arrived:
-        at = state.where.get(token)
-        tile = state.tile_at.get(at or "")
-        if not tile or tile[0] != state.colour_of[token] or tile[1] == ACE or state.owner[tile[0]] != player:
-            raise PositionError(f"position: arrived token {token!r} must be one of player {player}'s tokens "
-                                f"on a destination tile of its colour")
-    last = raw.get("last_slide")
-    slides = {str(s): s for s in REVERSE}
-    if last is not None and last not in slides:
-        raise PositionError(f"position: turn last_slide {last!r} must be null or like {next(iter(slides))!r}")
-    winner = raw.get("winner")
-    finished = [p for p in range(len(state.seats)) if state.tokens_left(p) == 0]
-    if (phase == "over") != (winner is not None) or (winner is not None and finished != [winner]) or (
-            winner is None and finished):
-        raise PositionError(f"position: the game is over exactly when one player has no tokens left "
-                            f"(players without tokens: {finished}; winner {winner!r}, phase {phase!r})")
-    placer = next((p for p in state.order if any(state.pawns[c] is None for c in state.seats[p])), None)
-    if phase == "place" and player != placer:
-        raise PositionError(f"position: in the place phase the player to place is {placer!r} (the first in "
-                            f"order {list(state.order)} with a pawn in hand), not {player}")
-    state.phase, state.player, state.dice, state.moved = phase, player, dict(dice), moved
-    state.pawn_moved, state.arrived, state.winner = pawn_moved, arrived, winner
-    state.last_slide = slides[last] if last else None
-    if phase in ("tokens", "pawns") and all(isinstance(m, EndTurn) for m in state.generate_moves()):
-        raise PositionError(f"position: nothing is left to do in this {phase} phase; the turn is over, so "
-                            f"save it as the next player's choose phase")
+        """Push the line (``pawns_slide``), the tokens on it riding along."""
+        moved_to, self.pusher, self.pusher_at = push_line(BOARD, move, self.tile_at, self.domino_at, self.pusher,
+                                                          self.pusher_at)
+        self.where = {t: moved_to.get(at, at) if at else at for t, at in self.where.items()}

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.boards.pawns_layout import Equipment, PawnsBoard
-from engine.core import PositionError, refuse_unknown_keys
+from engine.core import STACK, PositionError, refuse_unknown_keys, stack_pieces
 
 #: The null token: a wild card for any of its colour's destination tiles.
 NULL = 0
@@ -139,6 +139,23 @@ def deal(board: PawnsBoard, players: int, seed: int, fair_colours: bool = False)
 
 def colour_of(token: str) -> str:
     return token.rsplit("-", 1)[0]
+
+
+def pieces_seen(where: dict[str, str | None], colour_of: dict[str, str],
+                pawns: dict[str, str | None]) -> dict[str, str]:
+    """The occupied locations as the sensors see them: token colours ("blue+red" when a tile holds
+    several), pawn colours; never values.  ``colour_of`` maps each token to its colour."""
+    held: dict[str, str] = {}
+    for token, at in where.items():
+        if at:
+            colour = colour_of[token]
+            held[at] = f"{held[at]}{STACK}{colour}" if at in held else colour
+    for at, code in held.items():
+        held[at] = STACK.join(sorted(stack_pieces(code)))
+    for colour, hole in pawns.items():
+        if hole:
+            held[hole] = colour
+    return held
 
 
 def token_json(layout: Layout, token: str, value: int) -> dict[str, Any]:

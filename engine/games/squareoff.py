@@ -6,129 +6,25 @@ is a move of its own: the player who formed a row stays on turn to lift one oppo
 piece, which is what the board's sensors see.  The variants add moves (Jump Off's
 jump, Trading Places' trade) and one restriction (Jump Off's wait before re-forming
 a row); see the Square Off section of ``docs/rules.md`` for every reading chosen.
+
+The game and its state are here; the moves and the board's tables are in ``squareoff_moves``,
+reading a saved position in ``squareoff_position``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
-from engine.board import LineBoard
-from engine.boards import load_board
-from engine.core import TERMINAL, Change, Content, Footprint, Move, Option, Outcome, PositionError, State
+from engine.core import TERMINAL, Change, Content, Footprint, Move, Option, Outcome, State
+from engine.games.squareoff_moves import (COLOURS, EMPTY, PIECES_EACH, Capture, Jump, Place, Slide, Tables, Trade,
+                                          tables)
+from engine.games.squareoff_position import read_position
 from engine.games.two_colours import TwoColourGame
 
-COLOURS: tuple[str, str] = ("black", "white")
 VARIANTS: tuple[str, ...] = ("classic", "jump-off", "trading-places")
-PIECES_EACH = 9
 #: A player reduced to this many pieces (seven captured) has lost.
 LOSING_COUNT = 2
-EMPTY = -1
-
-
-@dataclass(frozen=True)
-class Place(Move):
-    """Stage 1: a piece from the hand onto an empty point."""
-
-    point: str
-
-    def __str__(self) -> str:
-        return self.point
-
-
-@dataclass(frozen=True)
-class Slide(Move):
-    """Stage 2: a piece one step along a line to an empty point."""
-
-    origin: str
-    target: str
-
-    def __str__(self) -> str:
-        return f"{self.origin}-{self.target}"
-
-
-@dataclass(frozen=True)
-class Jump(Move):
-    """Jump Off: over an opposing piece along a line to the empty point behind it."""
-
-    origin: str
-    over: str
-    target: str
-
-    def __str__(self) -> str:
-        return f"{self.origin}^{self.target}"
-
-
-@dataclass(frozen=True)
-class Trade(Move):
-    """Trading Places: one's piece and an opposing piece change places."""
-
-    own: str
-    other: str
-
-    def __str__(self) -> str:
-        return f"{self.own}<>{self.other}"
-
-
-@dataclass(frozen=True)
-class Capture(Move):
-    """The step after forming a row: lift one opposing piece off the board."""
-
-    point: str
-
-    def __str__(self) -> str:
-        return f"x{self.point}"
-
-
-@dataclass(frozen=True)
-class Tables:
-    """The board's topology by point index, derived once per board."""
-
-    points: tuple[str, ...]
-    index: dict[str, int]
-    neighbours: tuple[tuple[int, ...], ...]
-    #: For each point: (jumped point, landing point) along every line.
-    jumps: tuple[tuple[tuple[int, int], ...], ...]
-    #: Every three consecutive points of a line.
-    rows: tuple[tuple[int, int, int], ...]
-    #: For each point: the indices of the rows through it.
-    rows_at: tuple[tuple[int, ...], ...]
-    #: Every move by point index, made once: a listing hands them out.  ``places[i]`` and
-    #: ``captures[i]`` at point i, ``slides[i][j]`` from i to j, ``jump_moves[i][k]`` for
-    #: ``jumps[i][k]``, ``trades[i][j]`` of one's piece on i with an opposing piece on j.
-    places: tuple[Place, ...]
-    captures: tuple[Capture, ...]
-    slides: tuple[dict[int, Slide], ...]
-    jump_moves: tuple[tuple[Jump, ...], ...]
-    trades: tuple[tuple[Trade, ...], ...]
-
-
-@cache
-def tables(board_name: str) -> Tables:
-    board = load_board(board_name)
-    assert isinstance(board, LineBoard)
-    points = tuple(board.points)
-    index = {p: i for i, p in enumerate(points)}
-    rows = tuple((index[a], index[b], index[c]) for line in board.lines
-                 for a, b, c in zip(line.points, line.points[1:], line.points[2:]))
-    neighbours = tuple(tuple(index[q] for q in board.neighbours[p]) for p in points)
-    jumps = tuple(tuple((index[over], index[beyond]) for over, beyond, _ in board.steps[p] if beyond) for p in points)
-    return Tables(
-        points=points,
-        index=index,
-        neighbours=neighbours,
-        jumps=jumps,
-        rows=rows,
-        rows_at=tuple(tuple(r for r, row in enumerate(rows) if i in row) for i in range(len(points))),
-        places=tuple(Place(p) for p in points),
-        captures=tuple(Capture(p) for p in points),
-        slides=tuple({j: Slide(p, points[j]) for j in neighbours[i]} for i, p in enumerate(points)),
-        jump_moves=tuple(tuple(Jump(p, points[over], points[land]) for over, land in jumps[i])
-                         for i, p in enumerate(points)),
-        trades=tuple(tuple(Trade(p, q) for q in points) for p in points),
-    )
 
 
 class SquareOff(TwoColourGame):
@@ -158,7 +54,7 @@ class SquareOff(TwoColourGame):
         return SquareOffState(self, [EMPTY] * len(self.locations), (PIECES_EACH, PIECES_EACH), first)
 
     def _read_position(self, position: dict[str, Any]) -> SquareOffState:
-        return _state_at(self, position)
+        return SquareOffState(self, *read_position(self, self.tables, position))
 
 
 class SquareOffState(State):
@@ -338,63 +234,3 @@ def _win(winner: int, reason: str) -> Outcome:
     returns = [-1.0, -1.0]
     returns[winner] = 1.0
     return Outcome((winner,), reason, (returns[0], returns[1]))
-
-
-def _state_at(game: SquareOff, position: dict[str, Any]) -> SquareOffState:
-    """Check a JSON position against the rules and set it up."""
-    t = game.tables
-    board = position.get("board", {})
-    if not isinstance(board, dict):
-        raise PositionError('"board" must map points ("p1", ...) to "black", "white" or null')
-    cells = [EMPTY] * len(t.points)
-    for point, content in board.items():
-        if point not in t.index:
-            raise PositionError(f"board: {point!r} is not a point of the {game.board_name} board "
-                                f"({t.points[0]}..{t.points[-1]})")
-        if content is not None:
-            cells[t.index[point]] = game.player_of(content, f"board[{point!r}]")
-    hands_raw = position.get("in_hand", dict.fromkeys(COLOURS, 0))
-    if not isinstance(hands_raw, dict) or set(hands_raw) != set(COLOURS) or not all(
-            isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= PIECES_EACH for n in hands_raw.values()):
-        raise PositionError(f'"in_hand" must be {{"black": n, "white": n}} with 0 <= n <= {PIECES_EACH}, '
-                            f"not {hands_raw!r}")
-    hands = (hands_raw["black"], hands_raw["white"])
-    for player, colour in enumerate(COLOURS):
-        on_board = cells.count(player)
-        if on_board + hands[player] > PIECES_EACH:
-            raise PositionError(f"{colour} has {on_board + hands[player]} pieces ({on_board} on the board, "
-                                f"{hands[player]} in hand); each player has {PIECES_EACH}")
-    if abs(hands[0] - hands[1]) > 1:
-        raise PositionError(f"in_hand: black {hands[0]}, white {hands[1]}: players place in turn, "
-                            "so their hands differ by at most one")
-    mover = game.player_of(position.get("to_move", game.options["first_player"]), '"to_move"')
-    owed_raw = position.get("captures_owed", [])
-    if not isinstance(owed_raw, list) or len(owed_raw) > 2:
-        raise PositionError(f'"captures_owed" must list at most two colours, not {owed_raw!r}')
-    owed = tuple(game.player_of(c, '"captures_owed"') for c in owed_raw)
-    if owed and 1 - owed[0] not in cells:
-        raise PositionError(f"captures_owed: {COLOURS[owed[0]]} is owed a capture "
-                            f"but {COLOURS[1 - owed[0]]} has no piece on the board")
-    return SquareOffState(game, cells, hands, mover, owed, _read_unformed(game, position.get("unformed", {})))
-
-
-def _read_unformed(game: SquareOff, raw: object) -> tuple[frozenset[int], frozenset[int]]:
-    t = game.tables
-    row_of = {frozenset(t.points[k] for k in row): r for r, row in enumerate(t.rows)}
-    if not isinstance(raw, dict) or not set(raw) <= set(COLOURS):
-        raise PositionError(f'"unformed" must map "black"/"white" to lists of rows, not {raw!r}')
-    result = []
-    for colour in COLOURS:
-        rows = raw.get(colour, [])
-        if rows and game.options["variant"] != "jump-off":
-            raise PositionError(f'unformed[{colour!r}]: only Jump Off remembers the rows a move broke')
-        if not isinstance(rows, list):
-            raise PositionError(f'unformed[{colour!r}] must be a list of rows such as ["p1", "p9", "p17"]')
-        found = set()
-        for row in rows:
-            key = frozenset(row) if isinstance(row, list) else None
-            if key not in row_of:
-                raise PositionError(f"unformed[{colour!r}]: {row!r} is not three points in a row on this board")
-            found.add(row_of[key])
-        result.append(frozenset(found))
-    return result[0], result[1]

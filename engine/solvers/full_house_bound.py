@@ -34,7 +34,7 @@ from fractions import Fraction
 from hashlib import sha256
 from pathlib import Path
 
-from engine.games.groups_of_three import Layout
+from engine.games.groups_of_three_layout import Layout
 
 DATA_FILE = Path(__file__).parent / "data" / "full-house-potential.json"
 

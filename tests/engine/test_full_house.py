@@ -4,7 +4,7 @@ import pytest
 
 from engine import TERMINAL, OptionError, PositionError
 from engine.games.full_house import FullHouse
-from engine.games.groups_of_three import load_layout
+from engine.games.groups_of_three_layout import load_layout
 
 
 def texts(state):

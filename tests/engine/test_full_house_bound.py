@@ -8,9 +8,9 @@ import random
 import pytest
 
 from engine.games.full_house import FullHouse
-from engine.games.groups_of_three import load_layout
+from engine.games.groups_of_three_layout import load_layout
 from engine.solvers import full_house_bound
-from engine.solvers.full_house import _Space
+from engine.solvers.full_house_space import Space
 from engine.solvers.full_house_bound import Potential, shipped_potential
 from tests.engine.test_full_house_solver import fewest_moves_by_brute_force
 
@@ -85,7 +85,7 @@ def test_the_bound_never_exceeds_the_fewest_moves_on_small_instances():
     rng, checked = random.Random(5), 0
     for pieces in (7, 8):
         game = FullHouse(pieces=pieces)
-        space = _Space(game.new_initial_state().layout, pieces)
+        space = Space(game.new_initial_state().layout, pieces)
         for _ in range(3):
             state = game.new_initial_state()
             while not state.is_terminal() and len(state.history) < 8:
@@ -115,5 +115,5 @@ def test_a_potential_made_for_another_layout_is_refused_and_the_search_goes_on(t
     with caplog.at_level(logging.WARNING):
         assert shipped_potential(layout) is None
     assert "potential.json: not used (made for another layout" in caplog.text
-    space = _Space(layout, 40)
+    space = Space(layout, 40)
     assert space.heuristic(sum(1 << c for c in layout.full_house_start)) == 19  # two pieces per step

@@ -8,9 +8,12 @@ from collections import deque
 import pytest
 
 from engine.games.full_house import FullHouse
-from engine.games.groups_of_three import Layout, Step
+from engine.games.groups_of_three_layout import Layout
+from engine.games.groups_of_three_movement import Step
 from engine.solvers import LINES, SOLVERS, Budget, Hint, Progress, SolverError, solver
-from engine.solvers.full_house import _key, _Search, _Space, hint, solve
+from engine.solvers.full_house import hint, solve
+from engine.solvers.full_house_search import Search
+from engine.solvers.full_house_space import Space, node_key
 from firmware_host.cli import main
 from firmware_host.commands.solve import ProgressLine
 
@@ -274,10 +277,10 @@ def test_a_hint_at_the_start_follows_the_shipped_line():
 
 
 def exhaust(pieces, bound, cap=1_000_000, seconds=120.0):
-    """How ``_Search.exhaust`` ends for every way of at most ``bound`` steps from the start of ``pieces``."""
+    """How ``Search.exhaust`` ends for every way of at most ``bound`` steps from the start of ``pieces``."""
     state = FullHouse(pieces=pieces).new_initial_state()
-    space = _Space(state.layout, pieces)
-    return _Search(space, _key(state.occupied, state.transit), Budget(seconds), None).exhaust(bound, cap)
+    space = Space(state.layout, pieces)
+    return Search(space, node_key(state.occupied, state.transit), Budget(seconds), None).exhaust(bound, cap)
 
 
 @pytest.mark.parametrize("pieces", [5, 6, 7, 8])

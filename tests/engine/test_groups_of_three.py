@@ -5,9 +5,10 @@ from collections import Counter
 
 import pytest
 
-from engine import CHANCE, TERMINAL, Footprint, IllegalMoveError, PositionError, state_from_json
-from engine.games import groups_of_three
-from engine.games.groups_of_three import GroupsOfThree, LayoutFileError, load_layout
+from engine import CHANCE, TERMINAL, Change, Footprint, IllegalMoveError, PositionError, state_from_json
+from engine.games import groups_of_three_layout
+from engine.games.groups_of_three import GroupsOfThree
+from engine.games.groups_of_three_layout import LayoutFileError, load_layout
 
 #: Two white pieces far from the action keep the second player in the game.
 WHITE_AWAY = {"f90": "white", "f92": "white"}
@@ -62,7 +63,7 @@ def test_three_players_omit_blue():
 def test_a_layout_point_outside_every_compartment_is_reported_with_the_file(tmp_path, monkeypatch):
     bad = tmp_path / "layout.json"
     bad.write_text('{"transit": [[99, 99]], "start": {}, "full_house": {}}')
-    monkeypatch.setattr(groups_of_three, "DATA_FILE", bad)
+    monkeypatch.setattr(groups_of_three_layout, "DATA_FILE", bad)
     load_layout.cache_clear()
     try:
         with pytest.raises(LayoutFileError, match=r"layout\.json: transit\[0\]: the point \[99, 99\] lies in no"):
@@ -76,14 +77,14 @@ def test_a_layout_point_outside_every_compartment_is_reported_with_the_file(tmp_
     ("transit", [4.3, 0.8], "transit: f33 is part of a group-of-three"),
 ])
 def test_a_layout_place_where_no_piece_may_be_is_refused(tmp_path, monkeypatch, where, point, message):
-    data = groups_of_three.read_data(groups_of_three.DATA_FILE)
+    data = groups_of_three_layout.read_data(groups_of_three_layout.DATA_FILE)
     if where == "start":
         data["start"]["black"][0] = point
     else:
         data["transit"][0] = point
     bad = tmp_path / "layout.json"
     bad.write_text(json.dumps(data))
-    monkeypatch.setattr(groups_of_three, "DATA_FILE", bad)
+    monkeypatch.setattr(groups_of_three_layout, "DATA_FILE", bad)
     load_layout.cache_clear()
     try:
         with pytest.raises(LayoutFileError, match=message):
@@ -182,7 +183,7 @@ def test_a_piece_in_a_transit_space_must_leave_it_with_the_next_step():
 def test_reaching_the_center_square_from_a_surrounding_triangle_bears_off_at_no_extra_cost():
     state = state_at({"f1": "black", "f40": "black", "f41": "black"} | WHITE_AWAY, points=2)
     footprint = state.footprint(state.parse_move("f1-center"))
-    assert footprint == Footprint((groups_of_three.Change("f1", "black", None),), cost=1)
+    assert footprint == Footprint((Change("f1", "black", None),), cost=1)
     state.apply("f1-center")
     assert state.points == 1 and state.contents()["center"] is None
     assert state.position()["borne_off"]["black"] == 1
@@ -221,7 +222,7 @@ def test_entering_a_group_with_exactly_one_other_occupied_adds_to_the_empty_one_
     state.apply("f33-f49")
     assert adds(state) == ["+f33"]
     footprint = state.footprint(state.parse_move("+f33"))
-    assert footprint == Footprint((groups_of_three.Change("f33", None, "black"),), cost=0)
+    assert footprint == Footprint((Change("f33", None, "black"),), cost=0)
     state.apply("+f33")
     assert state.points == 3 and state.position()["reserve"]["black"] == 7
 

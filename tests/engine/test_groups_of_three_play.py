@@ -13,7 +13,9 @@ import pytest
 
 from engine import Footprint
 from engine.games.full_house import FullHouse
-from engine.games.groups_of_three import PIECES_PER_COLOUR, Add, GroupsOfThree, Step, load_layout
+from engine.games.groups_of_three import PIECES_PER_COLOUR, GroupsOfThree
+from engine.games.groups_of_three_layout import load_layout
+from engine.games.groups_of_three_movement import Add, Step
 
 GOLDEN = Path(__file__).parent.parent / "data" / "groups_of_three"
 MOVE_CAP = 300

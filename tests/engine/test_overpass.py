@@ -12,16 +12,8 @@ import pytest
 
 from engine import CHANCE, TERMINAL, Change, Footprint
 from engine.core import IllegalMoveError, OptionError
-from engine.games.overpass import (
-    EndTurn,
-    Enter,
-    Exit,
-    OverPass,
-    OverPassMove,
-    ReturnCenter,
-    Slide,
-    Trade,
-)
+from engine.games.overpass import OverPass
+from engine.games.overpass_moves import EndTurn, Enter, Exit, OverPassMove, ReturnCenter, Slide, Trade
 
 PIECES = 10
 

@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from engine.games.overpass import MOVE, OverPass, fast_core
+from engine.games.overpass import OverPass
 from engine.games.overpass_centre import clearing_plan, moves_keeping_a_plan
+from engine.games.overpass_moves import MOVE
+from engine.games.overpass_tables import fast_core
 
 pytestmark = pytest.mark.skipif(
     fast_core("overpass") is None,

@@ -15,15 +15,8 @@ import pytest
 
 from engine import Footprint, state_from_json
 from engine.board import CENTER
-from engine.games.overpass import (
-    ENTER,
-    ROLL,
-    EndTurn,
-    Exit,
-    OverPass,
-    OverPassMove,
-    ReturnCenter,
-)
+from engine.games.overpass import OverPass
+from engine.games.overpass_moves import ENTER, ROLL, EndTurn, Exit, OverPassMove, ReturnCenter
 
 RECORDS = sorted((Path(__file__).parent.parent / "data" / "overpass").glob("*.json"))
 CONFIGS = [(2, "one"), (2, "both"), (3, "one"), (4, "one")]

@@ -7,7 +7,9 @@ import pytest
 from engine import state_from_json
 from engine.core import PositionError
 from engine.errors import GameboardError
-from engine.games.overpass import LayoutFileError, OverPass, load_layout, rule_tables
+from engine.games.overpass import OverPass
+from engine.games.overpass_layout import LayoutFileError, load_layout
+from engine.games.overpass_tables import rule_tables
 
 
 def start_position(**changes):

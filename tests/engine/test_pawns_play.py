@@ -18,7 +18,8 @@ import pytest
 
 from engine import Footprint, PositionError, new_game, state_from_json
 from engine.boards import load_board
-from engine.games.pawns_crossing import Declare, PawnsCrossing, TokenMove
+from engine.games.pawns_crossing import PawnsCrossing
+from engine.games.pawns_moves import Declare, TokenMove
 
 BOARD = load_board("pawns")
 GOLDEN = Path(__file__).parents[1] / "data" / "pawns_crossing"

@@ -17,7 +17,7 @@ import pytest
 from engine import Footprint, game_class
 from engine.boards import load_board
 from engine.games.hexover import Drop, Pass
-from engine.games.squareoff import PIECES_EACH, Capture, Jump, Place, Slide, Trade
+from engine.games.squareoff_moves import PIECES_EACH, Capture, Jump, Place, Slide, Trade
 
 DATA = Path(__file__).parents[1] / "data"
 PLAYOUTS = 6

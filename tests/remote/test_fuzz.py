@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import GameboardError
-from engine.games.pawns_crossing import Declare
+from engine.games.pawns_moves import Declare
 from engine.hidden import PUBLIC, deal_unseen, seen_by
 from engine.registry import game_class
 from firmware_host.remote.join import host, join

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine.games.pawns_crossing import Declare
+from engine.games.pawns_moves import Declare
 from engine.hidden import PUBLIC, deal_unseen, facts, learn, revealed, seen_by
 from engine.registry import game_class
 from firmware_host.remote.link import Broker, LinkError, game_address

@@ -11,7 +11,7 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 
-from engine.games.pawns_crossing import Declare
+from engine.games.pawns_moves import Declare
 from engine.hidden import PUBLIC, deal_unseen, seen_by
 from engine.registry import game_class
 from firmware_host.remote.join import host

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.core import Move, State
-from engine.games.pawns_crossing import Declare
+from engine.games.pawns_moves import Declare
 from engine.games.pawns_setup import NULL, colour_of
 from engine.hidden import deal_unseen, revealed, seen_by
 from engine.registry import game_class
