@@ -31,13 +31,6 @@ COMMANDS = "firmware_host.commands"
 BELOW_COMMANDS = ("engine", "wiring", "hal", "firmware_host")
 #: The one module outside the command line that imports it: the dispatcher.
 DISPATCHER = "firmware_host.cli"
-#: Arrows known to break the layers, each with who or what is to remove it.  Keep this short.
-KNOWN_ARROWS: set[tuple[str, str]] = set()
-#: Cycles known and being removed, each with who removes it.
-KNOWN_CYCLES = {
-    # Helper `engine` (issue 35) removes this one; the lead drops it from here on merging.
-    frozenset({"engine.games.overpass", "engine.games.overpass_centre"}),
-}
 
 
 @dataclass(frozen=True)
@@ -202,9 +195,7 @@ def test_each_rule_names_the_arrow_it_breaks() -> None:
 def test_every_import_keeps_to_the_layers_and_no_modules_import_each_other_in_a_cycle() -> None:
     """One test for both, so the modules are parsed once (about 0.6 s of CPU, most of this test's time)."""
     found = every_import()
-    broken = [f"{each}: {why}" for each in found
-              if (why := broken_arrow(each)) and (each.importer, each.target) not in KNOWN_ARROWS]
-    gone = KNOWN_ARROWS - {(each.importer, each.target) for each in found}
+    broken = [f"{each}: {why}" for each in found if (why := broken_arrow(each))]
     edges: dict[str, set[str]] = {module: set() for module in modules()}
     first: dict[tuple[str, str], Import] = {}
     for each in found:
@@ -215,11 +206,7 @@ def test_every_import_keeps_to_the_layers_and_no_modules_import_each_other_in_a_
     looped = [", ".join(component) + ":\n" + "\n".join(
                   f"  {each}" for (importer, target), each in sorted(first.items())
                   if importer in component and target in component)
-              for component in components if frozenset(component) not in KNOWN_CYCLES]
-    unlooped = KNOWN_CYCLES - {frozenset(component) for component in components}
-    assert not (broken or looped or gone or unlooped), "\n".join(
+              for component in components]
+    assert not (broken or looped), "\n".join(
         (["imports against the layers:", *broken] if broken else [])
-        + (["modules that import each other in a cycle:", *looped] if looped else [])
-        + ([f"known arrows no longer there: drop them from KNOWN_ARROWS: {sorted(gone)}"] if gone else [])
-        + ([f"known cycles no longer there: drop them from KNOWN_CYCLES: {[sorted(c) for c in unlooped]}"]
-           if unlooped else []))
+        + (["modules that import each other in a cycle:", *looped] if looped else []))
