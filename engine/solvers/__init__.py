@@ -147,9 +147,9 @@ def find_loss(state: State, solvable: Callable[[State], bool | None], aim: str, 
                                      f"undo {plural(len(popped), 'move')} to play on from before it", lost=True)
             if verdict is None:
                 proved = f", nor from {plural(len(popped) - 1, 'move')} back" if len(popped) > 1 else ""
+                within = f"within {seconds:.3g} s" if seconds > 0 else "(proving this took all the hint's time)"
                 return Hint((), None, f"no way to {aim} from here{proved}; whether there is one from "
-                                      f"{plural(len(popped), 'move')} back was not found within {seconds:.3g} s",
-                            lost=True)
+                                      f"{plural(len(popped), 'move')} back was not found {within}", lost=True)
     finally:
         for move in reversed(popped):
             state.push(move)

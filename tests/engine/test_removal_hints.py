@@ -12,7 +12,7 @@ import pytest
 import engine.solvers
 from engine import new_game
 from engine.core import State
-from engine.solvers import Hint, _shipped_rests, hinter
+from engine.solvers import Hint, _shipped_rests, find_loss, hinter
 
 GOLDEN = Path(__file__).parents[1] / "data" / "overpass_spiral" / "one_piece_left.json"
 
@@ -168,3 +168,14 @@ def test_a_lost_position_is_told_without_waiting_out_the_limit():
     hint = hinter("overpass-spiral")(state, time_limit=600)
     assert hint.lost and "within 200 s" in hint.explanation
     assert engine.solvers.CLOCK() < 400, "a second a position: the search ended within a third of the limit"
+
+
+def test_a_proof_that_took_the_whole_limit_leaves_no_time_and_says_so():
+    """A proof of loss that ran past the limit (the clock is read every few thousand positions) left a negative
+    time to step back in, and the hint said "not found within -0.0987 s"."""
+    state = new_game("overpass-spiral")
+    for text in LOST_AFTER:
+        state.apply(text)
+    hint = find_loss(state, lambda earlier: None, "one piece", -0.0987)
+    assert hint.explanation == ("no way to one piece from here; whether there is one from 1 move back was not "
+                                "found (proving this took all the hint's time)")
