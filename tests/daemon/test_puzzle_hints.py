@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from engine import new_game
@@ -54,7 +55,8 @@ LOST = ["p12>p4>center", "p10>p14>p20", "p7>p11>p14", "p14>p20>p28", "p9>p5>p10"
 
 
 def test_a_lost_puzzle_says_which_move_lost_it_even_once_stuck(tables, hands, tmp_path):
-    daemon, mock, clock = tables.open_board(new_game("crooked-jumps"), tmp_path / "j.sqlite3")
+    thinking = replace(tables.QUICK, puzzle_seconds=PATIENCE)  # the move that lost it is found, however loaded
+    daemon, mock, clock = tables.open_board(new_game("crooked-jumps"), tmp_path / "j.sqlite3", thinking=thinking)
     person = hands.Hands(daemon, mock, clock)
     try:
         for text in LOST[:9]:
