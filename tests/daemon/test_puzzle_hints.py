@@ -10,10 +10,16 @@ from pathlib import Path
 
 from engine import new_game
 from firmware_host.presenter import PALETTE
+from firmware_host.thinker import Thinking
 
 #: Wall-clock seconds the worker may take before a test gives up: a guard against a hang, not a speed check.
 PATIENCE = 60.0
 GOLDEN = Path(__file__).parents[1] / "data"
+
+
+def patient(tables) -> Thinking:
+    """These tests check what a hint says, not how fast: a loaded machine must not cut a puzzle's search short."""
+    return replace(tables.QUICK, puzzle_seconds=PATIENCE)
 
 
 def ask_hint(daemon, person) -> dict:
@@ -29,7 +35,7 @@ def ask_hint(daemon, person) -> dict:
 
 
 def test_following_the_hints_solves_crooked_jumps_from_the_start(tables, hands, tmp_path):
-    daemon, mock, clock = tables.open_board(new_game("crooked-jumps"), tmp_path / "j.sqlite3")
+    daemon, mock, clock = tables.open_board(new_game("crooked-jumps"), tmp_path / "j.sqlite3", thinking=patient(tables))
     person = hands.Hands(daemon, mock, clock)
     try:
         while not daemon.state.is_terminal():
@@ -55,8 +61,7 @@ LOST = ["p12>p4>center", "p10>p14>p20", "p7>p11>p14", "p14>p20>p28", "p9>p5>p10"
 
 
 def test_a_lost_puzzle_says_which_move_lost_it_even_once_stuck(tables, hands, tmp_path):
-    thinking = replace(tables.QUICK, puzzle_seconds=PATIENCE)  # the move that lost it is found, however loaded
-    daemon, mock, clock = tables.open_board(new_game("crooked-jumps"), tmp_path / "j.sqlite3", thinking=thinking)
+    daemon, mock, clock = tables.open_board(new_game("crooked-jumps"), tmp_path / "j.sqlite3", thinking=patient(tables))
     person = hands.Hands(daemon, mock, clock)
     try:
         for text in LOST[:9]:
@@ -76,7 +81,7 @@ def test_a_lost_puzzle_says_which_move_lost_it_even_once_stuck(tables, hands, tm
 
 
 def test_the_hint_in_full_house_is_the_first_step_of_a_solution(tables, hands, tmp_path):
-    daemon, mock, clock = tables.open_board(new_game("full-house", pieces=10), tmp_path / "j.sqlite3")
+    daemon, mock, clock = tables.open_board(new_game("full-house", pieces=10), tmp_path / "j.sqlite3", thinking=patient(tables))
     person = hands.Hands(daemon, mock, clock)
     try:
         while not daemon.state.is_terminal():
@@ -93,7 +98,7 @@ def test_the_hint_in_the_spiral_from_a_position_half_way(tables, hands, tmp_path
     state = new_game("overpass-spiral", **record["options"])
     for text in record["moves"][:30]:
         state.apply(text)
-    daemon, mock, clock = tables.open_board(state, tmp_path / "j.sqlite3")
+    daemon, mock, clock = tables.open_board(state, tmp_path / "j.sqlite3", thinking=patient(tables))
     person = hands.Hands(daemon, mock, clock)
     try:
         snapshot = ask_hint(daemon, person)
