@@ -27,15 +27,15 @@ CONFIRM_KEPT = "confirm kept: the move is made once the board is back as it was"
 HINTS_OFF = "hints are off (the hints setting)"
 HINT_FOR_A_PERSON = "a hint is for a person's turn"
 HINT_AT_REST = "a hint is for a board at rest: finish or undo the move under way"
-def journal_fault(error: Exception, meanwhile: str) -> str:
-    """The journal's fault: what failed, and what waits meanwhile (one of the three below)."""
-    return f"{error}; {meanwhile}"
-
-
 #: What the loop tells the journal's fault while it waits: a move, undo, new game.
 MOVE_WAITS = "the move waits until it is written"
 UNDO_WAITS = "press undo again once it can be"
 NEW_GAME_WAITS = "press new game again once it can be"
+
+
+def journal_fault(error: Exception, meanwhile: str) -> str:
+    """The journal's fault: what failed, and what waits meanwhile (one of the three above)."""
+    return f"{error}; {meanwhile}"
 
 
 def no_entered_roll(text: str) -> str:
