@@ -10,6 +10,7 @@ import pytest
 from firmware_host.sim import SimSession
 from firmware_host.web.doorman import REQUEST_TIMEOUT
 from firmware_host.web.serve import Listener
+from tests.sim.browser import browser, open_page, page  # noqa: F401 (fixtures of the browser tests)
 
 
 def free_port() -> int:
