@@ -234,6 +234,18 @@ class Game(ABC):
     def player_name(self, player: int) -> str:
         return f"player {player + 1}"
 
+    def piece_set(self) -> dict[str, int]:
+        """The pieces a set for this game holds, by piece code: what a builder glues a magnet into.
+
+        By default the pieces on the board at the start; a game whose pieces wait off the board
+        (in hand, in reserve) counts those too.
+        """
+        counts: dict[str, int] = {}
+        for content in self.new_initial_state().contents().values():
+            for piece in stack_pieces(content):
+                counts[piece] = counts.get(piece, 0) + 1
+        return counts
+
 
 class State(ABC):
     """A game position, changed in place by ``push`` and restored exactly by ``pop``."""

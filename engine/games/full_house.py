@@ -50,6 +50,9 @@ class FullHouse(Game):
     def target(self) -> int:
         return self.options["pieces"]
 
+    def piece_set(self) -> dict[str, int]:
+        return {PIECE: self.target}
+
     def new_initial_state(self) -> FullHouseState:
         start = load_layout().full_house_start
         state = FullHouseState(self)

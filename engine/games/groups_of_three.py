@@ -61,6 +61,9 @@ class GroupsOfThree(Game):
     def locations(self) -> tuple[str, ...]:
         return load_layout().faces
 
+    def piece_set(self) -> dict[str, int]:
+        return {colour: PIECES_PER_COLOUR for colour in self.colours}
+
     def new_initial_state(self) -> GroupsOfThreeState:
         state = GroupsOfThreeState(self)
         for k, colour in enumerate(self.colours):

@@ -84,6 +84,10 @@ class Hexover(TwoColourGame):
     def tables(self) -> Tables:
         return tables(self.board_name)
 
+    def piece_set(self) -> dict[str, int]:
+        """One two-sided disk a cell (the board can fill up), counted under the side that plays first."""
+        return {COLOURS[0]: len(self.locations)}
+
     def new_initial_state(self) -> HexoverState:
         board = self.board
         assert isinstance(board, HexBoard)

@@ -134,6 +134,9 @@ class MonoLine(Game):
     def owner(self) -> dict[str, int]:
         return {colour: player for player, seat in enumerate(seats(2)) for colour in seat}
 
+    def piece_set(self) -> dict[str, int]:
+        return {colour: PIECES_PER_COLOUR for colour in self.pieces}
+
     def new_initial_state(self) -> MonoLineState:
         return MonoLineState(self)
 

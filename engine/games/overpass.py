@@ -93,6 +93,9 @@ class OverPass(Game):
     def player_name(self, player: int) -> str:
         return " and ".join(self.seats[player])
 
+    def piece_set(self) -> dict[str, int]:
+        return {colour: self.layout.pieces_per_colour for colour in self.turn_colours}
+
     def new_initial_state(self) -> OverPassState:
         cells: dict[str, Content] = dict.fromkeys(self.tables.points)
         for colour in self.turn_colours:

@@ -73,6 +73,14 @@ class PawnsCrossing(Game):
     def locations(self) -> tuple[str, ...]:
         return tuple(BOARD.locations)
 
+    def piece_set(self) -> dict[str, int]:
+        """Each colour's tokens and its pawn (the tiles and dominoes are the board)."""
+        state = self.new_initial_state()
+        counts = {colour: 1 for colour in state.pawns}
+        for colour in state.colour_of.values():
+            counts[colour] = counts.get(colour, 0) + 1
+        return counts
+
     def new_initial_state(self) -> PawnsState:
         return PawnsState(self, deal(BOARD, self.num_players, self.options["seed"], self.options["fair_colours"]))
 

@@ -49,6 +49,9 @@ class SquareOff(TwoColourGame):
     def tables(self) -> Tables:
         return tables(self.board_name)
 
+    def piece_set(self) -> dict[str, int]:
+        return {colour: PIECES_EACH for colour in COLOURS}
+
     def new_initial_state(self) -> SquareOffState:
         first = COLOURS.index(self.options["first_player"])
         return SquareOffState(self, [EMPTY] * len(self.locations), (PIECES_EACH, PIECES_EACH), first)
