@@ -1,4 +1,4 @@
-"""``gameboard board``: list the boards, print their derived facts, draw them."""
+"""``gameboard board``: list the boards, print their derived facts, draw them; their parts and schematics."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from engine.draw import WIDTHS, Overlay, svg
 from engine.errors import GameboardError
 from engine.registry import GAMES
 from firmware_host.commands.arguments import BOARD_HELP, board_name
+from firmware_host.commands.board_kit import register_kit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,6 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     draw.add_argument("--width", type=pixel_width, default=900,
                       help=f"width in pixels, {WIDTHS.start} to {WIDTHS.stop - 1} (default 900)")
     draw.set_defaults(handler=draw_board)
+
+    register_kit(sub)  # board parts, board schematic
 
 
 def pixel_width(text: str) -> int:
