@@ -235,7 +235,7 @@ class Game(ABC):
         return f"player {player + 1}"
 
     def piece_set(self) -> dict[str, int]:
-        """The pieces a set for this game holds, by piece code: what a builder glues a magnet into.
+        """The pieces a set for this game holds, by piece code (or "disk" for a two-sided disk): a magnet each.
 
         By default the pieces on the board at the start; a game whose pieces wait off the board
         (in hand, in reserve) counts those too.

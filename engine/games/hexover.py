@@ -85,8 +85,8 @@ class Hexover(TwoColourGame):
         return tables(self.board_name)
 
     def piece_set(self) -> dict[str, int]:
-        """One two-sided disk a cell (the board can fill up), counted under the side that plays first."""
-        return {COLOURS[0]: len(self.locations)}
+        """One two-sided disk a cell (the board can fill up): a disk is either colour, so it is named "disk"."""
+        return {"disk": len(self.locations)}
 
     def new_initial_state(self) -> HexoverState:
         board = self.board

@@ -32,6 +32,7 @@ CHIP_INPUTS = 8  # the channels are soldered over whole 74HC165s: the last chip'
 MOST_LEDS_A_STRIP = 170  # as neopixel_spi takes them: Over-Pass's 201 LEDs make two strips
 PIECE_COLOUR = "#c8a165"
 TOLD = 6  # the findings the page keeps showing
+WIDTH = 760  # the drawing's width in pixels; the page scales it
 
 
 def soldered_wiring(board: Board, seed: int) -> Wiring:
@@ -47,6 +48,14 @@ def soldered_wiring(board: Board, seed: int) -> Wiring:
     return Wiring(board=board.name, channels=dict(zip(rng.sample(range(channels), len(names)), names)),
                   leds={name: (led,) for name, led in leds.items()}, strip_lengths=tuple(lengths),
                   sensor_channels=channels)
+
+
+def id_labels(board: Board) -> str:
+    """The drawing's layer of location ids, placed once: placing them takes far longer than drawing the board
+    (1.5 s for Over-Pass's 201), and they never move while pieces and lights change."""
+    drawn = svg(board, Overlay(show_ids=True), width=WIDTH)
+    start = drawn.find('<g class="labels"')
+    return drawn[start:drawn.rindex("</svg>")] if start >= 0 else ""
 
 
 class ShownLeds(LedSink):
@@ -101,6 +110,7 @@ class PracticeSession:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._event = asyncio.Event()
         leds = ShownLeds(self.mock.leds, self.notify)
+        self.labels = id_labels(board)
         self.calibration = Calibration(board, self.mock.sensors, leds, self.person, self.output,
                                        start_wiring(board, self.output), settings)
 
@@ -185,16 +195,16 @@ class PracticeSession:
             colour = self.mock.leds.location_colour(location)
             if any(colour):
                 lit[location] = colour
-        overlay = Overlay(pieces=dict(self.mock.contents), leds=lit, piece_colours={self.piece: PIECE_COLOUR},
-                          show_ids=True)
+        overlay = Overlay(pieces=dict(self.mock.contents), leds=lit, piece_colours={self.piece: PIECE_COLOUR})
         return {
             "board": self.board.title,
-            "svg": svg(self.board, overlay, width=760),
+            "svg": svg(self.board, overlay, width=WIDTH).replace("</svg>", self.labels + "</svg>"),
             "question": None if question is None else {
                 "phase": question.phase, "text": question.text, "done": question.done, "total": question.total,
                 "locations": list(question.locations),
                 "choices": [{"key": key, "label": "Enter" if key == READ else key, "meaning": meaning}
                             for key, meaning in question.choices.items()]},
+            "lit": sorted(lit),
             "told": self.told,
             "outcome": self.outcome,
         }
