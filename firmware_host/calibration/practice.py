@@ -118,8 +118,12 @@ class PracticeSession:
 
     async def run(self) -> None:
         """Walk the calibration until it writes the file or the person stops it; the page then shows the outcome."""
-        self._loop = asyncio.get_running_loop()
-        done = self._loop.create_future()
+        loop = self._loop = asyncio.get_running_loop()
+        done: asyncio.Future[dict[str, Any]] = loop.create_future()
+
+        def finish(outcome: dict[str, Any]) -> None:
+            if not done.done():
+                done.set_result(outcome)
 
         def walk() -> None:
             try:
@@ -128,8 +132,10 @@ class PracticeSession:
                 outcome = {"stopped": str(paused)}
             except GameboardError as exc:
                 outcome = {"stopped": str(exc)}
+            except Exception as exc:  # a fault of the simulated board or the walk: said on the page, not lost
+                outcome = {"stopped": f"the walk failed: {exc!r}"}
             try:
-                self._loop.call_soon_threadsafe(lambda: done.done() or done.set_result(outcome))
+                loop.call_soon_threadsafe(finish, outcome)
             except RuntimeError:  # the page stopped serving (Ctrl-C) while the walk ended
                 pass
 
@@ -171,7 +177,7 @@ class PracticeSession:
         kind = action["type"]
         if kind == "key":
             question, key = self.question, action.get("key")
-            if question is None or key not in question.choices:
+            if question is None or not isinstance(key, str) or key not in question.choices:
                 offered = ", ".join(repr(k) for k in question.choices) if question else "none (nothing is asked)"
                 raise GameboardError(f"{key!r} is not a key offered now; the keys: {offered}")
             self.person.keys.put(key)
