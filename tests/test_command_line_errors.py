@@ -122,7 +122,8 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
     + [["--config", "{wired}", *more] for more in (["--redo", "x9"], ["--redo", ""], ["--redo", ","],
                                                    ["-o", "{chess_wiring}"])]
     + [["--practice", "chess"], ["--practice", "squareoff", "--port", "99999"],
-       ["--practice", "squareoff", "-o", "{folder}"], ["--practice", "squareoff", "--listen", "nowhere"]],
+       ["--practice", "squareoff", "-o", "{folder}"], ["--practice", "squareoff", "--listen", "nowhere"],
+       ["--practice", "squareoff", "--config", "{good}"], ["--practice", "squareoff", "--redo", "p5"]],
     ("wiring", "check"): [["{missing}"], ["{folder}"], ["/proc/nope/w.toml"], ["{garbage}"], ["{text}"], [""]],
     ("wiring", "example"): [["chess"], [""]],
     ("journal", "check"): [["{missing}"], ["{folder}"], ["/proc/nope/j.db"], ["{garbage}"], ["{text}"],

@@ -12,14 +12,12 @@ from firmware_host.calibration.progress import kept_note, progress_path
 from firmware_host.calibration.questions import QUIT, READ, Ask, CalibrationPaused, Person
 from firmware_host.calibration.start import parse_classes, start_wiring
 from firmware_host.calibration.walk import Calibration, Result, Settings
-from firmware_host.commands.arguments import add_page_arguments, at_least, board_name
+from firmware_host.commands.arguments import at_least
+from firmware_host.commands.calibrate_practice import add_practice_arguments, run_practice
 from firmware_host.commands.run import default_config
 from firmware_host.config import Config, Hal
 from firmware_host.validation import cannot_write, checked_config
 from hal.base import LedSink, SensorArray
-
-
-PRACTICE_PORT = 8301
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,12 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            help="only these locations (comma-separated ids, e.g. p5,p20), keeping the rest of the file")
     calibrate.add_argument("--keep-leds", action="store_true",
                            help="trust the LED order of the file being replaced (or the example): skip the LED step")
-    practice = calibrate.add_argument_group("practice", "the same walk on a simulated board in the browser")
-    practice.add_argument("--practice", nargs="?", const="squareoff", type=board_name, metavar="BOARD",
-                          help="practise on a simulated BOARD (a board or a game; default squareoff): click the "
-                               "places to put pieces down, answer with the keys on the page")
-    add_page_arguments(practice, PRACTICE_PORT)
-    practice.add_argument("--seed", type=int, default=1, help="the simulated soldering's order (default 1)")
+    add_practice_arguments(calibrate)
     calibrate.set_defaults(handler=run_calibration)
 
 
@@ -143,41 +136,3 @@ def opened_hal(config: Config) -> Iterator[Hal]:
         yield hal
     finally:
         hal.close()
-
-
-def run_practice(args: argparse.Namespace) -> int:
-    """``--practice``: the walk on a simulated board, served as a page until Ctrl-C."""
-    import asyncio
-
-    from engine.boards import load_board
-    from firmware_host.calibration.practice import PracticeSession
-    from firmware_host.commands.sim import state_dir
-    from firmware_host.web.doorman import Doorman
-    from firmware_host.web.practice_app import create_practice_app
-    from firmware_host.web.serve import Listener, PageServer
-
-    output = args.output or state_dir() / f"practice-wiring-{args.practice}.toml"
-    problem = cannot_write(output)
-    if problem:
-        raise GameboardError(f"cannot write the practice's wiring file: {problem}; give --output a file in a folder "
-                             "you can write")
-    output.parent.mkdir(parents=True, exist_ok=True)
-    settings = Settings(samples=1, min_change=args.min_change, keep_leds=args.keep_leds)
-
-    async def main() -> None:
-        session = PracticeSession(load_board(args.practice), output, seed=args.seed, settings=settings)
-        listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
-        server = PageServer(create_practice_app(session, guard=listener.guard), Doorman(listener.socket))
-        print(f"gameboard: practise the calibration at {listener.address} (the wiring file: {output})", flush=True)
-        walk = asyncio.ensure_future(session.run())
-        try:
-            await server.serve()
-        finally:
-            walk.cancel()
-            await asyncio.gather(walk, return_exceptions=True)
-
-    try:
-        asyncio.run(main())
-    except KeyboardInterrupt:
-        pass
-    return 0

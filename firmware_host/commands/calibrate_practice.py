@@ -1,0 +1,63 @@
+"""``gameboard calibrate --practice``: the calibration walk on a simulated board, served as a page."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from engine.errors import GameboardError
+from firmware_host.calibration.walk import Settings
+from firmware_host.commands.arguments import add_page_arguments, board_name
+from firmware_host.validation import cannot_write
+
+PRACTICE_PORT = 8301
+
+
+def add_practice_arguments(calibrate: argparse.ArgumentParser) -> None:
+    practice = calibrate.add_argument_group("practice", "the same walk on a simulated board in the browser")
+    practice.add_argument("--practice", nargs="?", const="squareoff", type=board_name, metavar="BOARD",
+                          help="practise on a simulated BOARD (a board or a game; default squareoff): click the "
+                               "places to put pieces down, answer with the keys on the page")
+    add_page_arguments(practice, PRACTICE_PORT)
+    practice.add_argument("--seed", type=int, default=1, help="the simulated soldering's order (default 1)")
+
+
+def run_practice(args: argparse.Namespace) -> int:
+    """``--practice``: the walk on a simulated board, served as a page until Ctrl-C."""
+    from engine.boards import load_board
+    from firmware_host.calibration.practice import PracticeSession
+    from firmware_host.commands.sim import state_dir
+    from firmware_host.web.doorman import Doorman
+    from firmware_host.web.practice_app import create_practice_app
+    from firmware_host.web.serve import Listener, PageServer
+
+    given = [option for option, value in (("--config", args.config), ("--redo", args.redo),
+                                          ("--classes", args.classes)) if value]
+    if given:
+        raise GameboardError(f"--practice calibrates a simulated board of presence sensors: leave out "
+                             f"{' and '.join(given)}")
+    output = args.output or state_dir() / f"practice-wiring-{args.practice}.toml"
+    problem = cannot_write(output)
+    if problem:
+        raise GameboardError(f"cannot write the practice's wiring file: {problem}; give --output a file in a folder "
+                             "you can write")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    settings = Settings(samples=1, min_change=args.min_change, keep_leds=args.keep_leds)
+
+    async def main() -> None:
+        session = PracticeSession(load_board(args.practice), output, seed=args.seed, settings=settings)
+        listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
+        server = PageServer(create_practice_app(session, guard=listener.guard), Doorman(listener.socket))
+        print(f"gameboard: practise the calibration at {listener.address} (the wiring file: {output})", flush=True)
+        walk = asyncio.ensure_future(session.run())
+        try:
+            await server.serve()
+        finally:
+            walk.cancel()
+            await asyncio.gather(walk, return_exceptions=True)
+
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    return 0
