@@ -22,6 +22,7 @@ ROW = 22
 HOST_X, HOST_W = 20, 250
 PART_X = 520
 WIDTH = 1100
+CHAIN_H = 50
 NOTE_CHARS = 84  # a note's line, in characters, to stay in its box
 
 
@@ -42,6 +43,7 @@ class Block:
     title: str
     nets: list[Net]
     notes: list[str]
+    chain: tuple[str, ...] = ()  # parts in a row, each fed by the next (a shift-register chain), drawn as boxes
 
 
 def schematic_svg(bill: Bill) -> str:
@@ -65,7 +67,7 @@ def sensor_blocks(bill: Bill) -> list[Block]:
     if kit.front_end == "hc165":
         return [Block(f"74HC165 chain: {chips} chips", _hc165_nets("pi", pi["spi0"]["sclk"], pi["spi0"]["miso"],
                                                                     pi["load"], pi["spi0"]["ce0"]),
-                      _chain_notes(chips, pinout["hc165"], sensor, pull))]
+                      _chain_notes(chips, pinout["hc165"], sensor, pull), _chain(chips, 8))]
     if kit.front_end == "mcp23017":
         chip = pinout["mcp23017"]
         nets = [Net("pi", pi["i2c"]["sda"], "SDA", f"SDA (pin {chip['SDA']}) of every chip"),
@@ -105,6 +107,12 @@ def _hc165_nets(host: str, sck: int, miso: int, load: int, ce: int | None) -> li
     return nets
 
 
+def _chain(chips: int, inputs: int) -> tuple[str, ...]:
+    """The chain's boxes from the one read first (its Q7 on MISO): the first three and the last."""
+    shown = [*range(min(chips, 3)), *([chips - 1] if chips > 3 else [])]
+    return tuple(f"chip {k}: ch {inputs * k}-{inputs * k + inputs - 1}" for k in shown)
+
+
 def _chain_notes(chips: int, chip: dict[str, Any], sensor: str, pull: str) -> list[str]:
     shown = " -> ".join(f"chip {k}" for k in range(min(chips, 3))) + (" -> ... -> " + f"chip {chips - 1}"
                                                                       if chips > 3 else "")
@@ -125,7 +133,7 @@ def _pico_blocks(bill: Bill, sensor: str, pull: str) -> list[Block]:
         chain = Block(f"74HC165 chain on the Pico: {chips} chips",
                       _hc165_nets("pico", hc165["sck"], hc165["miso"], hc165["load"], None),
                       [f"/CE (pin {data['pinout']['hc165']['/CE']}) of every chip to GND",
-                       *_chain_notes(chips, data["pinout"]["hc165"], sensor, pull)])
+                       *_chain_notes(chips, data["pinout"]["hc165"], sensor, pull)], _chain(chips, 8))
         return [link, chain]
     mux = pico["hall_mux"]
     enables = [*mux["enables"], *mux["free"]][:chips]
@@ -193,6 +201,28 @@ def _pin_name(net: Net) -> str:
     return data["pico"]["power"][net.pin]
 
 
+def _chain_drawing(chain: tuple[str, ...], top: int) -> str:
+    """Boxes in a row, MISO on the left: each box's DS takes the Q7 of the box to its right; the last DS is GND."""
+    box_w, gap, middle = 90, 26, top + (CHAIN_H - 10) / 2
+    parts = [f'<g class="chain"><text class="signal" x="{PART_X}" y="{middle - 6}">MISO</text>']
+    x = PART_X + 44
+    for n, label in enumerate(chain):
+        if n == 3:  # the chips between the third and the last
+            parts.append(f'<text x="{x - gap / 2 - 2}" y="{middle - 4}">...</text>')
+            x += 20
+        name, inputs = label.split(": ")
+        parts.append(f'<line x1="{x - gap}" y1="{middle}" x2="{x}" y2="{middle}"/>'
+                     f'<rect class="chip" x="{x}" y="{top}" width="{box_w}" height="{CHAIN_H - 10}"/>'
+                     f'<text x="{x + 6}" y="{top + 15}">{escape(name)}</text>'
+                     f'<text class="signal" x="{x + 6}" y="{top + 28}">{escape(inputs)}</text>'
+                     f'<text class="signal" x="{x + 3}" y="{top + 37}" font-size="8">Q7</text>'
+                     f'<text class="signal" x="{x + box_w - 14}" y="{top + 37}" font-size="8">DS</text>')
+        x += box_w + gap
+    parts.append(f'<line x1="{x - gap}" y1="{middle}" x2="{x - 8}" y2="{middle}"/>'
+                 f'<text class="signal" x="{x - 6}" y="{middle + 4}">GND</text></g>')
+    return "".join(parts)
+
+
 def _draw(bill: Bill, blocks: list[Block]) -> str:
     kit = bill.kit
     body: list[str] = []
@@ -214,6 +244,10 @@ def _draw(bill: Bill, blocks: list[Block]) -> str:
             for part in textwrap.wrap(note, NOTE_CHARS, subsequent_indent="    "):
                 y += ROW
                 body.append(f'<text class="note" x="{PART_X}" y="{y}">{escape(part)}</text>')
+        if block.chain:
+            y += 14
+            body.append(_chain_drawing(block.chain, y))
+            y += CHAIN_H
         body.append(f'<rect class="part" x="{PART_X - 10}" y="{top - 18}" width="{WIDTH - PART_X - 10}" '
                     f'height="{y - top + 26}"/>')
         y += 40
@@ -225,7 +259,7 @@ def _draw(bill: Bill, blocks: list[Block]) -> str:
     caption = " ".join(names[host] for host in hosts)
     style = ("text{font:13px sans-serif}.title{font-weight:bold;font-size:15px}.note{fill:#444;font-style:italic}"
              ".signal{fill:#05a;font-size:11px}line{stroke:#05a;stroke-width:1.5}circle{fill:#05a}"
-             ".part,.host{fill:none;stroke:#888}")
+             ".part,.host{fill:none;stroke:#888}.chip{fill:#fff;stroke:#333}")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
             f'viewBox="0 0 {WIDTH} {height}"><style>{style}</style>'
             f'<text class="title" x="{HOST_X}" y="24">{escape(kit.board.title)} for {escape(kit.game.title)}: '
