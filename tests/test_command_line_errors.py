@@ -123,7 +123,9 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
                                                    ["-o", "{chess_wiring}"])]
     + [["--practice", "chess"], ["--practice", "squareoff", "--port", "99999"],
        ["--practice", "squareoff", "-o", "{folder}"], ["--practice", "squareoff", "--listen", "nowhere"],
-       ["--practice", "squareoff", "--config", "{good}"], ["--practice", "squareoff", "--redo", "p5"]],
+       ["--practice", "squareoff", "--config", "{good}"], ["--practice", "squareoff", "--redo", "p5"],
+       ["--practice", "squareoff", "--classes", "white=north"], ["--practice", "hexover", "--sensing", "magnetic"],
+       ["--practice", "hexover", "--sensing", "analog", "--classes", "white"]],
     ("wiring", "check"): [["{missing}"], ["{folder}"], ["/proc/nope/w.toml"], ["{garbage}"], ["{text}"], [""]],
     ("wiring", "example"): [["chess"], [""]],
     ("journal", "check"): [["{missing}"], ["{folder}"], ["/proc/nope/j.db"], ["{garbage}"], ["{text}"],

@@ -21,6 +21,7 @@ from typing import Any
 from engine.board import Board
 from engine.draw import Overlay, svg
 from engine.errors import GameboardError
+from engine.games.pieces import DISPLAY
 from firmware_host.calibration.questions import QUIT, READ, Ask, CalibrationPaused
 from firmware_host.calibration.start import start_wiring
 from firmware_host.calibration.walk import Calibration, Result, Settings
@@ -30,12 +31,15 @@ from wiring.model import Wiring
 
 CHIP_INPUTS = 8  # the channels are soldered over whole 74HC165s: the last chip's spare inputs stay unwired
 MOST_LEDS_A_STRIP = 170  # as neopixel_spi takes them: Over-Pass's 201 LEDs make two strips
-PIECE_COLOUR = "#c8a165"
+PIECE_COLOUR = "#c8a165"  # a piece of no colour: natural wood
+PRESENCE_PIECE = "piece"
+DEFAULT_CLASSES = {"white": "north", "black": "south"}  # as the Hexover example glues them
 TOLD = 6  # the findings the page keeps showing
 WIDTH = 760  # the drawing's width in pixels; the page scales it
 
 
-def soldered_wiring(board: Board, seed: int) -> Wiring:
+def soldered_wiring(board: Board, seed: int, sensing: str = "presence",
+                    piece_classes: dict[str, str] | None = None) -> Wiring:
     """``board`` as a builder might have soldered it: channels and LEDs in an order nobody wrote down."""
     rng = random.Random(seed)
     names = list(board.locations)
@@ -47,7 +51,7 @@ def soldered_wiring(board: Board, seed: int) -> Wiring:
     leds = dict(zip(names, rng.sample(every_led, len(names))))
     return Wiring(board=board.name, channels=dict(zip(rng.sample(range(channels), len(names)), names)),
                   leds={name: (led,) for name, led in leds.items()}, strip_lengths=tuple(lengths),
-                  sensor_channels=channels)
+                  sensor_channels=channels, sensing=sensing, piece_classes=dict(piece_classes or {}))
 
 
 def id_labels(board: Board) -> str:
@@ -99,9 +103,17 @@ class PracticeSession:
     """The page's session (``firmware_host.web.app.Session``): a simulated board, the walk, and the person's hands."""
 
     def __init__(self, board: Board, output: Path, *, seed: int = 1, settings: Settings = Settings(samples=1),
-                 piece: str = "piece") -> None:
-        self.board, self.output, self.piece = board, Path(output), piece
-        self.truth = soldered_wiring(board, seed)
+                 sensing: str = "presence", classes: dict[str, str] | None = None) -> None:
+        """``sensing`` "analog" practises linear Hall sensors: the pieces' magnets are ``classes`` (piece code ->
+        class), else those of the file being replaced or the board's example, else white north and black south."""
+        self.board, self.output = board, Path(output)
+        start = start_wiring(board, self.output, classes)
+        if sensing == "analog" and not start.piece_classes:
+            start.piece_classes = dict(DEFAULT_CLASSES)
+        #: The pieces a hand may put down: one kind for presence sensors, each class's piece for analog ones.
+        self.pieces = list(start.piece_classes) if sensing == "analog" else [PRESENCE_PIECE]
+        self.piece = self.pieces[0]
+        self.truth = soldered_wiring(board, seed, sensing, start.piece_classes)
         self.mock = MockBoard(self.truth, seed=seed)
         self.person = PagePerson(self)
         self.question: Ask | None = None
@@ -111,8 +123,7 @@ class PracticeSession:
         self._event = asyncio.Event()
         leds = ShownLeds(self.mock.leds, self.notify)
         self.labels = id_labels(board)
-        self.calibration = Calibration(board, self.mock.sensors, leds, self.person, self.output,
-                                       start_wiring(board, self.output), settings)
+        self.calibration = Calibration(board, self.mock.sensors, leds, self.person, self.output, start, settings)
 
     # -- the walk, in a thread of its own ----------------------------------------------------------
 
@@ -172,8 +183,9 @@ class PracticeSession:
         return self._event
 
     def act(self, action: dict[str, Any]) -> None:
-        """``{"type": "key", "key": K}`` answers the question; ``{"type": "hand", "location": L}`` puts a piece
-        down on an empty place or lifts the one there."""
+        """``{"type": "key", "key": K}`` answers the question; ``{"type": "hand", "location": L}`` puts the piece
+        in hand down on an empty place or lifts the one there; ``{"type": "piece", "piece": P}`` takes another kind
+        of piece in hand (analog sensors: each class's)."""
         kind = action["type"]
         if kind == "key":
             question, key = self.question, action.get("key")
@@ -192,7 +204,14 @@ class PracticeSession:
                 self.mock.place(location, self.piece)
             self.notify()
             return
-        raise GameboardError(f"no action {kind!r} here: the practice page sends key and hand")
+        if kind == "piece":
+            piece = action.get("piece")
+            if piece not in self.pieces:
+                raise GameboardError(f"{piece!r} is not a piece of this practice; the pieces: {', '.join(self.pieces)}")
+            self.piece = piece
+            self.notify()
+            return
+        raise GameboardError(f"no action {kind!r} here: the practice page sends key, hand and piece")
 
     def view(self) -> dict[str, Any]:
         question = self.question
@@ -201,16 +220,20 @@ class PracticeSession:
             colour = self.mock.leds.location_colour(location)
             if any(colour):
                 lit[location] = colour
-        overlay = Overlay(pieces=dict(self.mock.contents), leds=lit, piece_colours={self.piece: PIECE_COLOUR})
+        colours = {piece: DISPLAY.get(piece, PIECE_COLOUR) for piece in self.pieces}
+        overlay = Overlay(pieces=dict(self.mock.contents), leds=lit, piece_colours=colours)
         return {
             "board": self.board.title,
             "svg": svg(self.board, overlay, width=WIDTH).replace("</svg>", self.labels + "</svg>"),
             "question": None if question is None else {
                 "phase": question.phase, "text": question.text, "done": question.done, "total": question.total,
-                "locations": list(question.locations),
+                "locations": list(question.locations), "piece_class": question.piece_class,
                 "choices": [{"key": key, "label": "Enter" if key == READ else key, "meaning": meaning}
                             for key, meaning in question.choices.items()]},
             "lit": sorted(lit),
+            "pieces": self.pieces,
+            "classes": dict(self.truth.piece_classes),
+            "hand": self.piece,
             "told": self.told,
             "outcome": self.outcome,
         }

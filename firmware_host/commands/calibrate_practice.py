@@ -6,6 +6,7 @@ import argparse
 import asyncio
 
 from engine.errors import GameboardError
+from firmware_host.calibration.start import parse_classes
 from firmware_host.calibration.walk import Settings
 from firmware_host.commands.arguments import add_page_arguments, board_name
 from firmware_host.validation import cannot_write
@@ -19,6 +20,9 @@ def add_practice_arguments(calibrate: argparse.ArgumentParser) -> None:
                           help="practise on a simulated BOARD (a board or a game; default squareoff): click the "
                                "places to put pieces down, answer with the keys on the page")
     add_page_arguments(practice, PRACTICE_PORT)
+    practice.add_argument("--sensing", choices=("presence", "analog"), default="presence",
+                          help="the simulated sensors: presence (reed switches, digital Hall; the default) or analog "
+                               "(linear Hall: pieces of each class, --classes or the board example's, e.g. hexover)")
     practice.add_argument("--seed", type=int, default=1, help="the simulated soldering's order (default 1)")
 
 
@@ -31,21 +35,23 @@ def run_practice(args: argparse.Namespace) -> int:
     from firmware_host.web.practice_app import create_practice_app
     from firmware_host.web.serve import Listener, PageServer
 
-    given = [option for option, value in (("--config", args.config), ("--redo", args.redo),
-                                          ("--classes", args.classes)) if value]
+    given = [option for option, value in (("--config", args.config), ("--redo", args.redo)) if value]
     if given:
-        raise GameboardError(f"--practice calibrates a simulated board of presence sensors: leave out "
-                             f"{' and '.join(given)}")
+        raise GameboardError(f"--practice calibrates a simulated board, whole: leave out {' and '.join(given)}")
+    if args.classes is not None and args.sensing != "analog":
+        raise GameboardError("--classes names the magnets of analog sensors: add --sensing analog, or leave it out")
+    classes = parse_classes(args.classes) if args.classes is not None else None
     output = args.output or state_dir() / f"practice-wiring-{args.practice}.toml"
     problem = cannot_write(output)
     if problem:
         raise GameboardError(f"cannot write the practice's wiring file: {problem}; give --output a file in a folder "
                              "you can write")
     output.parent.mkdir(parents=True, exist_ok=True)
-    settings = Settings(samples=1, min_change=args.min_change, keep_leds=args.keep_leds)
+    settings = Settings(samples=1, min_change=args.min_change, pieces=args.pieces, keep_leds=args.keep_leds)
 
     async def main() -> None:
-        session = PracticeSession(load_board(args.practice), output, seed=args.seed, settings=settings)
+        session = PracticeSession(load_board(args.practice), output, seed=args.seed, settings=settings,
+                                  sensing=args.sensing, classes=classes)
         listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
         server = PageServer(create_practice_app(session, guard=listener.guard), Doorman(listener.socket))
         print(f"gameboard: practise the calibration at {listener.address} (the wiring file: {output})", flush=True)

@@ -33,10 +33,17 @@ class PageHands:
         question = view["question"]
         for location in self.pieces_down():  # lift every piece first, as the walk asks for one at a time
             self.session.act({"type": "hand", "location": location})
+        wanted = question["piece_class"]
+        if wanted:  # analog sensors: take a piece of the class asked for
+            piece = next(piece for piece, named in view["classes"].items() if named == wanted)
+            self.session.act({"type": "piece", "piece": piece})
         if question["phase"] in ("sensors", "leds"):
             where = question["locations"] or view["lit"]  # the place named, or the one the light is over
             assert len(where) == 1, view
             self.session.act({"type": "hand", "location": where[0]})
+        elif question["locations"]:  # the class step: a piece on each lit place
+            for location in question["locations"]:
+                self.session.act({"type": "hand", "location": location})
         key = {"chase": "y"}.get(question["phase"], "")
         self.session.act({"type": "key", "key": key})
 
@@ -50,13 +57,12 @@ async def walk_through(session: PracticeSession, hands: PageHands, limit: int = 
     asked = None
     for _ in range(limit):
         event = session.changed()
-        view = session.view()
-        if view["outcome"]:
+        if session.outcome:
             await running
-            return view["outcome"]
-        if view["question"] and view["question"] != asked:
-            asked = view["question"]
-            hands.act(view)
+            return session.view()["outcome"]
+        if session.question is not None and session.question is not asked:  # the page shows a new question
+            asked = session.question
+            hands.act(session.view())
         await asyncio.wait_for(event.wait(), 5)
     raise AssertionError("the walk did not end")
 
@@ -75,6 +81,19 @@ def test_the_walk_is_practised_end_to_end_on_the_simulated_board(tmp_path: Path)
     assert written.leds == session.truth.leds
     assert check_wiring(written, board, lambda *path: 0) == []
     assert any(text.startswith("Wrote ") for text in session.told)
+
+
+def test_hexover_with_linear_hall_sensors_is_practised_with_both_colours(tmp_path: Path) -> None:
+    """Analog sensors: the walk asks for white (north) pieces place by place, then black (south) ones a handful
+    at a time; the file it writes bands every channel for both and passes the check."""
+    board = load_board("hexover")
+    session = PracticeSession(board, tmp_path / "wiring.toml", settings=FAST, sensing="analog")
+    assert session.view()["classes"] == {"white": "north", "black": "south"}
+    outcome = asyncio.run(walk_through(session, PageHands(session)))
+    assert (outcome["channels_right"], outcome["leds_right"], outcome["problems"]) == (61, 61, [])
+    written = read_wiring(tmp_path / "wiring.toml").wiring
+    assert written.sensing == "analog" and len(written.calibration) == 61
+    assert check_wiring(written, board, lambda *path: 0) == []
 
 
 def test_a_piece_forgotten_and_the_wrong_key_are_told(tmp_path: Path) -> None:

@@ -27,6 +27,16 @@ function render(view) {
     button.addEventListener("click", () => send({type: "key", key: choice.key}));
     return button;
   }));
+  const hand = document.getElementById("hand");
+  hand.hidden = view.pieces.length < 2;
+  hand.replaceChildren("In hand: ", ...view.pieces.map((piece) => {
+    const button = document.createElement("button");
+    button.textContent = view.classes[piece] ? `${piece} (${view.classes[piece]})` : piece;
+    button.dataset.piece = piece;
+    button.setAttribute("aria-pressed", String(piece === view.hand));
+    button.addEventListener("click", () => send({type: "piece", piece}));
+    return button;
+  }));
   document.getElementById("told").replaceChildren(...view.told.map((text) => {
     const item = document.createElement("li");
     item.textContent = text;
