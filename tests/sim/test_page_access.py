@@ -1,12 +1,17 @@
 """The page by keyboard and screen reader, in headless Chromium: an opening turn of Over-Pass played with Tab,
 the arrows and Enter alone; every place named with its contents in Chromium's accessibility tree; the status
-announced once per change, never on a blink."""
+announced once per change, never on a blink; and axe-core finding nothing wrong."""
 
 import json
 import time
+from pathlib import Path
+
+import pytest
 
 from tests.sim.browser import wait_for, wait_for_history
 
+#: axe-core, installed by .ci/run (the npm package, in a folder git ignores).
+AXE = Path(__file__).resolve().parents[2] / ".browser" / "node_modules" / "axe-core" / "axe.min.js"
 ARROWS = ("ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight")
 
 
@@ -177,3 +182,24 @@ def test_the_status_is_announced_once_per_change_and_not_on_blinks(served, page)
     page.wait_for_function("(now) => window.announced.at(-1) === now", arg=now)
     announced = page.evaluate("window.announced")
     assert all(a != b for a, b in zip(announced, announced[1:])), f"said twice: {announced}"
+
+
+@pytest.mark.parametrize("game, lift", [("squareoff", None), ("hexover", "h4")])
+def test_axe_core_finds_no_violation(served, page, game, lift):
+    """The page as a game starts, the legend open, and (Hexover) a piece in hand with its places lit."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: npm install --prefix .browser --no-save axe-core@4.14.1 (.ci/run)")
+    sim = served(game)
+    page.goto(sim.url)
+    page.wait_for_selector("#board svg")
+    wait_for(sim, lambda s: s["status"] == "ready")
+    page.click("#legend-panel summary")
+    if lift:
+        page.locator(f'#board g[data-loc="{lift}"]').click()
+        wait_for(sim, lambda s: lift in s["lifted"])
+        page.wait_for_selector("#board circle.led")
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate("""async () => (await axe.run(document)).violations.map((v) =>
+        ({rule: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ') + ': ' + n.failureSummary)}))""")
+    print(f"axe-core on {game}:", json.dumps({v["rule"]: len(v["nodes"]) for v in violations}))
+    assert violations == [], json.dumps(violations, indent=1)[:4000]
