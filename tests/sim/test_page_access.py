@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sim.browser import wait_for, wait_for_history
+from tests.sim.browser import click, wait_for, wait_for_history
 
 #: axe-core, installed by .ci/run (the npm package, in a folder git ignores).
 AXE = Path(__file__).resolve().parents[2] / ".browser" / "node_modules" / "axe-core" / "axe.min.js"
@@ -65,38 +65,39 @@ def test_an_opening_turn_of_overpass_by_keyboard_alone(served, page):
     wait_for(sim, lambda s: s["status"] == "ready")
     state = sim.session.daemon.state
     mover = state.turn_piece()
-    keys = 0
+    keys = {}
 
     # Take the turn's piece from the box, then into the board (one tab stop) and to the Center Square.
-    keys += tab_to(page, lambda at: at["piece"] == mover)
+    keys["Tab to the box's piece"] = tab_to(page, lambda at: at["piece"] == mover)
     page.keyboard.press("Enter")
     page.wait_for_selector(f'#hand [data-piece="{mover}"]')
-    keys += 1 + tab_to(page, lambda at: at["loc"] is not None, key="Shift+Tab")
-    keys += arrow_to(page, "center")
+    keys["Enter: in hand"] = 1
+    keys["Shift+Tab to the board"] = tab_to(page, lambda at: at["loc"] is not None, key="Shift+Tab")
+    keys["arrows to the Center Square"] = arrow_to(page, "center")
     page.keyboard.press("Enter")
-    keys += 1
+    keys["Enter: put down"] = 1
     wait_for_history(sim, 2)  # the entry, then the daemon's roll
     assert str(state.history[0]) == "enter"
 
     # The focus stayed on the Center Square through the redraws: Enter lifts the piece, the arrows carry it.
     assert focused(page)["loc"] == "center"
     page.keyboard.press("Enter")
-    keys += 1
+    keys["Enter: lifted"] = 1
     destinations = wait_for(sim, lambda s: "center" in s["lifted"])["destinations"]
     target = destinations[0]
-    keys += arrow_to(page, target)
+    keys["arrows to a destination"] = arrow_to(page, target)
     page.keyboard.press("Enter")
-    keys += 1
+    keys["Enter: put down"] += 1
     wait_for_history(sim, 3)
     assert str(state.history[2]).endswith(target)
     assert state.contents()[target] == mover
 
-    keys += tab_to(page, lambda at: at["button"] == "end_turn", key="Shift+Tab")
+    keys["Shift+Tab to End turn"] = tab_to(page, lambda at: at["button"] == "end_turn", key="Shift+Tab")
     page.keyboard.press("Enter")
-    keys += 1
+    keys["Enter: End turn"] = 1
     wait_for_history(sim, 4)
     assert str(state.history[3]) == "end"
-    print(f"keystrokes for Over-Pass's opening turn: {keys}")
+    print(f"keystrokes for Over-Pass's opening turn: {sum(keys.values())}: {keys}")
 
 
 def test_every_place_is_reachable_by_the_arrows_on_every_board(served, page):
@@ -144,7 +145,7 @@ def test_every_place_is_named_with_its_contents_in_the_accessibility_tree(served
         assert names[location].startswith(f"{location}: {piece} piece" if piece else f"{location}: empty")
 
     # A lifted piece: its place says so, and where it may go says that too, by the light's meaning.
-    page.locator('#board g[data-loc="h4"]').click()
+    click(page, "h4")
     snapshot = wait_for(sim, lambda s: "h4" in s["lifted"])
     page.wait_for_function("document.querySelector('#board g[data-loc=\"h4\"]').getAttribute('aria-label')"
                            ".includes('lit')")
@@ -152,6 +153,18 @@ def test_every_place_is_named_with_its_contents_in_the_accessibility_tree(served
     assert names["h4"].startswith("h4: empty, lit blue: the lifted piece came from here")
     for location in snapshot["destinations"]:
         assert ", lit green: a piece may go here" in names[location]
+
+    # F turns the focused piece over, as a right-click does; its name follows.
+    click(page, "h4")  # put back
+    wait_for(sim, lambda s: not s["lifted"])
+    page.locator('#board g[data-loc="h3"]').focus()
+    arrow_to(page, "h1")
+    page.keyboard.press("f")
+    deadline = time.monotonic() + 5
+    while sim.call(lambda: sim.session.mock.contents["h1"]) != "white":
+        assert time.monotonic() < deadline, "F did not turn h1's piece over"
+        time.sleep(0.02)
+    page.wait_for_function("document.activeElement.getAttribute('aria-label').startsWith('h1: white piece')")
 
 
 def test_the_status_is_announced_once_per_change_and_not_on_blinks(served, page):
@@ -195,7 +208,7 @@ def test_axe_core_finds_no_violation(served, page, game, lift):
     wait_for(sim, lambda s: s["status"] == "ready")
     page.click("#legend-panel summary")
     if lift:
-        page.locator(f'#board g[data-loc="{lift}"]').click()
+        click(page, lift)
         wait_for(sim, lambda s: lift in s["lifted"])
         page.wait_for_selector("#board circle.led")
     page.add_script_tag(path=str(AXE))
