@@ -86,17 +86,16 @@ const BoardKeys = (() => {
     return nearest < 60 ? best : [];
   }
 
-  function shownColour(loc) {
-    const ring = place(loc).querySelector("circle.led");
+  function shownColour(g, cell) {
+    const ring = g.querySelector("circle.led");
     if (ring) return rgb(ring.getAttribute("stroke"));
-    const cell = area(loc);
     return cell && cell.getAttribute("fill-opacity") !== "0" ? rgb(cell.getAttribute("fill")) : null;
   }
 
   /** "lit green: a piece may go here", or "" for a dark place; a blinking light counts through its dark half
       while the status stays the same. */
-  function lightWords(loc) {
-    let colour = shownColour(loc);
+  function lightWords(loc, g, cell) {
+    let colour = shownColour(g, cell);
     const remembered = blinking[loc];
     if (colour) {
       blinking[loc] = lightsOf(colour).some((light) => light.blinks) ? { colour, status: view.status } : undefined;
@@ -152,25 +151,31 @@ const BoardKeys = (() => {
   function decorate() {
     const svg = container.querySelector("svg");
     if (!svg || !view) return;
-    svg.setAttribute("role", "application");
-    svg.setAttribute("aria-label", `${view.title} board`);
-    svg.setAttribute("aria-describedby", "keys-help");
+    set(svg, "role", "application");
+    set(svg, "aria-label", `${view.title} board`);
+    set(svg, "aria-describedby", "keys-help");
     const all = places();
+    const cells = new Map([...container.querySelectorAll("svg polygon[data-loc]")].map((p) => [p.dataset.loc, p]));
     if (!all.some((g) => g.dataset.loc === active)) active = all.length ? all[0].dataset.loc : null;
     for (const g of all) {
       const loc = g.dataset.loc;
-      const light = lightWords(loc);
-      g.setAttribute("role", "button");
-      g.setAttribute("tabindex", loc === active ? "0" : "-1");
-      g.setAttribute("aria-label", `${loc}: ${contentWords(g.dataset.stack)}${light ? `, ${light}` : ""}`);
+      const light = lightWords(loc, g, cells.get(loc));
       const click = view.clicks[loc];
-      if (click) g.setAttribute("aria-description", `Enter ${click}`);
-      else g.removeAttribute("aria-description");
+      set(g, "role", "button");
+      set(g, "tabindex", loc === active ? "0" : "-1");
+      set(g, "aria-label", `${loc}: ${contentWords(g.dataset.stack)}${light ? `, ${light}` : ""}`);
+      set(g, "aria-description", click ? `Enter ${click}` : null);
     }
     if (focusInside && active && !container.contains(document.activeElement)) {
       place(active).focus({ preventScroll: true });
     }
     ringArea();
+  }
+
+  /** An attribute changed only when its value does (each change is news to the accessibility tree). */
+  function set(element, name, value) {
+    if (value === null) element.removeAttribute(name);
+    else if (element.getAttribute(name) !== value) element.setAttribute(name, value);
   }
 
   /** An area's place (a cell, a face) may hold nothing to ring: its outline is drawn dashed instead. */
@@ -206,7 +211,7 @@ const BoardKeys = (() => {
     if (!g) return;
     focusInside = true;
     if (active !== g.dataset.loc) moveTo(g.dataset.loc);
-    board.setPreview(active);
+    if (g.matches(":focus-visible")) board.setPreview(active);  // not for a click or a tap: they say it themselves
     ringArea();
   });
   container.addEventListener("focusout", (event) => {
@@ -215,7 +220,7 @@ const BoardKeys = (() => {
     setTimeout(() => {
       if (left.isConnected && !container.contains(document.activeElement)) {
         focusInside = false;
-        board.setPreview(null);
+        if (board.previewed === active) board.setPreview(null);
         ringArea();
       }
     });
