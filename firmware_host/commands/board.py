@@ -25,6 +25,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(handler=show_info)
 
+    from firmware_host.commands.board_kit import register_kit
+
+    register_kit(sub)  # template, route
+
     draw = sub.add_parser("draw", help="draw a board as SVG (or PNG with cairosvg installed)")
     draw.add_argument("board", type=board_name, help=BOARD_HELP)
     draw.add_argument("-o", "--output", required=True, type=Path, help="FILE.svg or FILE.png")

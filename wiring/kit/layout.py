@@ -1,0 +1,201 @@
+"""A board at true scale: millimetres per unit, a drill centre for each sensor and each LED, the outline.
+
+The scale comes from the board's size (the outline's longer side) or from the spacing
+(the distance between the two closest places).  Page coordinates are millimetres
+from the outline's top-left corner, y downward, as SVG and a sheet of paper have them.
+No lens: a distance on the template is the geometry's distance times ``mm_per_unit``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+
+from engine.board import Board
+from engine.geometry import Coord
+from wiring.kit.data import BoardKit, KitError
+
+UNITS_MM = {"mm": 1.0, "cm": 10.0, "m": 1000.0, "in": 25.4}
+_LENGTH = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(mm|cm|m|in)\s*$")
+
+
+def parse_length(option: str, text: str) -> float:
+    """``"420mm"``, ``"42 cm"``, ``"16.5in"`` in millimetres; anything else is a ``KitError`` naming ``option``."""
+    found = _LENGTH.match(text)
+    if not found:
+        bare = re.fullmatch(r"\s*[\d.]+\s*", text)
+        why = "give a length with a unit" if bare else "not a length"
+        raise KitError(f"{option} {text}: {why}, e.g. {option} 420mm (units: {', '.join(UNITS_MM)})")
+    value = float(found.group(1)) * UNITS_MM[found.group(2)]
+    if value <= 0:
+        raise KitError(f"{option} {text}: a length must be more than 0, e.g. {option} 420mm")
+    return value
+
+
+@dataclass(frozen=True)
+class Drill:
+    """A hole to drill: what goes in it (sensor or led), for which place, where (page mm), how wide."""
+
+    part: str
+    place: str
+    xy: Coord
+    diameter: float
+
+
+@dataclass(frozen=True)
+class Closest:
+    """The two drill centres of different places nearest each other."""
+
+    a: Drill
+    b: Drill
+    distance: float
+
+    def describe(self) -> str:
+        return (f"the {_part_name(self.a.part)} of {self.a.place} and the {_part_name(self.b.part)} of "
+                f"{self.b.place} sit {self.distance:.1f} mm apart")
+
+
+def _part_name(part: str) -> str:
+    return "LED" if part == "led" else part
+
+
+def closest_distance_units(board: Board) -> float:
+    """The distance between the two closest places of the board, in its own units."""
+    centres = [location.xy for location in board.locations.values()]
+    return min(math.dist(a, b) for a, b in combinations(centres, 2))
+
+
+def drawn_points(board: Board) -> list[Coord]:
+    """Every point the drawing reaches, in board units: strokes, shapes, outlines, places."""
+    points = [p for stroke in board.strokes if not stroke.hidden for p in (stroke.a, stroke.b)]
+    points += [p for shape in board.shapes for p in shape.outline]
+    points += [p for location in board.locations.values() for p in (location.xy, *location.outline)]
+    return points
+
+
+class Layout:
+    """``board`` at ``mm_per_unit``, with the kit's margins, holes and LED offsets."""
+
+    def __init__(self, board: Board, kit: BoardKit, mm_per_unit: float) -> None:
+        self.board = board
+        self.kit = kit
+        self.mm_per_unit = mm_per_unit
+        points = drawn_points(board)
+        self.left = min(p[0] for p in points)
+        self.top = max(p[1] for p in points)
+        extent = board_extent(board)
+        self.width = extent[0] * mm_per_unit + 2 * kit.margin_mm
+        self.height = extent[1] * mm_per_unit + 2 * kit.margin_mm
+
+    @classmethod
+    def of_size(cls, board: Board, kit: BoardKit, size_mm: float) -> Layout:
+        """The outline's longer side ``size_mm`` long."""
+        room = size_mm - 2 * kit.margin_mm
+        if room <= 0:
+            raise KitError(f"--size {size_mm:g}mm leaves no room inside the {kit.margin_mm:g} mm margins "
+                           f"(margin_mm in wiring/kit/kit.json); give a larger size")
+        return cls(board, kit, room / max(board_extent(board)))
+
+    @classmethod
+    def of_spacing(cls, board: Board, kit: BoardKit, spacing_mm: float) -> Layout:
+        """The two closest places ``spacing_mm`` apart."""
+        return cls(board, kit, spacing_mm / closest_distance_units(board))
+
+    def page(self, p: Coord) -> Coord:
+        """A board point in page millimetres (from the outline's top-left corner, y down)."""
+        return (self.kit.margin_mm + (p[0] - self.left) * self.mm_per_unit,
+                self.kit.margin_mm + (self.top - p[1]) * self.mm_per_unit)
+
+    @property
+    def size(self) -> float:
+        return max(self.width, self.height)
+
+    @property
+    def spacing(self) -> float:
+        return closest_distance_units(self.board) * self.mm_per_unit
+
+    @cached_property
+    def sensors(self) -> dict[str, Drill]:
+        """Each place's sensor, under the place's centre."""
+        return {place: Drill("sensor", place, self.page(location.xy), self.kit.sensor_hole_mm)
+                for place, location in self.board.locations.items()}
+
+    @cached_property
+    def leds(self) -> dict[str, Drill]:
+        """Each place's LED, beside its sensor as kit.json says for the place's kind."""
+        found = {}
+        for place, location in self.board.locations.items():
+            dx, dy = self.kit.led_offset(location.kind).vector
+            x, y = self.sensors[place].xy
+            found[place] = Drill("led", place, (x + dx, y - dy), self.kit.led_hole_mm)
+        return found
+
+    def drills(self) -> list[Drill]:
+        return [*self.sensors.values(), *self.leds.values()]
+
+    def closest(self) -> Closest:
+        """The nearest two drill centres that belong to different places (a place's own pair is set by kit.json)."""
+        best: Closest | None = None
+        for a, b in combinations(self.drills(), 2):
+            if a.place != b.place:
+                distance = math.dist(a.xy, b.xy)
+                if best is None or distance < best.distance:
+                    best = Closest(a, b, distance)
+        assert best is not None
+        return best
+
+    def smallest_scale(self, clearance: float) -> float:
+        """The mm per unit from which on every two drill centres of different places keep ``clearance``.
+
+        A pair's distance is |s * d + o| (d their board distance, o their LEDs' fixed offsets), below the
+        clearance only between the roots of a quadratic in s: beyond the largest root, every pair keeps it.
+        """
+        places = self.board.locations
+        centres = [(place, location.xy, self.kit.led_offset(location.kind).vector) for place, location in places.items()]
+        holes = []  # (place, board point, fixed offset in mm)
+        for place, xy, (dx, dy) in centres:
+            holes += [(place, xy, (0.0, 0.0)), (place, xy, (dx, dy))]
+        needed = 0.0
+        for (pa, xa, oa), (pb, xb, ob) in combinations(holes, 2):
+            if pa == pb:
+                continue
+            d = (xa[0] - xb[0], xa[1] - xb[1])
+            o = (oa[0] - ob[0], oa[1] - ob[1])
+            a = d[0] ** 2 + d[1] ** 2
+            b = 2 * (d[0] * o[0] + d[1] * o[1])
+            c = o[0] ** 2 + o[1] ** 2 - clearance ** 2
+            disc = b * b - 4 * a * c
+            if disc > 0:
+                needed = max(needed, (-b + math.sqrt(disc)) / (2 * a))
+        return needed
+
+    def check_clearance(self, clearance: float, asked: str) -> None:
+        """Refuse the layout when drill centres of two places sit closer than ``clearance`` mm, naming both."""
+        closest = self.closest()
+        if closest.distance + 1e-9 >= clearance:
+            return
+        scale = self.smallest_scale(clearance)
+        bigger = Layout(self.board, self.kit, scale)
+        raise KitError(f"{asked}: {closest.describe()}, closer than the {clearance:g} mm clearance; "
+                       f"give --size {math.ceil(bigger.size)}mm (or --spacing {math.ceil(bigger.spacing * 10) / 10:g}mm)"
+                       f" or more, or a smaller --clearance")
+
+    def check_inside(self) -> None:
+        """Every hole lies inside the outline; an LED poking out means the margin is too small."""
+        for drill in self.drills():
+            x, y = drill.xy
+            r = drill.diameter / 2
+            if x - r < 0 or y - r < 0 or x + r > self.width or y + r > self.height:
+                raise KitError(f"the {_part_name(drill.part)} hole of {drill.place} reaches past the outline; "
+                               f"raise margin_mm for {self.board.name} in wiring/kit/kit.json")
+
+
+def board_extent(board: Board) -> tuple[float, float]:
+    """The drawing's width and height in board units."""
+    points = drawn_points(board)
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return max(xs) - min(xs), max(ys) - min(ys)
