@@ -71,7 +71,7 @@ class FrontEnd:
 
     def input_name(self, n: int) -> str:
         """The chip's own name for input ``n`` (D3, GPB1, CH5, ...)."""
-        return self.input.format(n=n, bank="AB"[n // 8], bit=n % 8)
+        return self.input.format(n=n, bank="AB"[n // 8 % 2], bit=n % 8)
 
 
 def _number(where: str, value: Any, low: float = 0.0) -> float:

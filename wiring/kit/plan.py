@@ -22,6 +22,10 @@ from wiring.kit.layout import Layout
 from wiring.kit.routes import path_length, route, split_even
 from wiring.model import ChannelCalibration, Wiring
 
+#: What reads more sensors than a front-end can, by the sensors' kind.
+BIGGER = {"presence": "use hc165 (a 74HC165 chain, up to 512 sensors)",
+          "analog": "use hall_mux (Hall sensors through CD74HC4067s on the Pico co-processor, up to 496)"}
+
 
 def max_strip_leds() -> int:
     """The longest strip the example wirings allow (a neopixel_spi strip's one SPI write)."""
@@ -56,8 +60,7 @@ class Plan:
             most = front_end.max_chips * front_end.per_chip
             raise KitError(f"--front-end {front_end.name}: the {board.name} board's {places} places need {self.chips}"
                            f" {front_end.chip} chips of {front_end.per_chip} inputs, and the driver reads at most "
-                           f"{front_end.max_chips} ({most} sensors); use hc165 (a 74HC165 chain, up to 512) or "
-                           f"the co-processor")
+                           f"{front_end.max_chips} ({most} sensors); {BIGGER[front_end.sensing]}")
         points = {place: drill.xy for place, drill in layout.leds.items()}
         self.order = route(self.style, points, layout.spacing / 2)
         self.strips = split_even(self.order, max_strip_leds())

@@ -94,11 +94,12 @@ def tiled(drawing: Drawing, paper: str) -> tuple[Tiling, PdfDocument]:
                 dashes.append(path_ops(((MARGIN + sx, MARGIN), (MARGIN + sx, MARGIN + wh))))
             if row < grid.rows - 1:
                 dashes.append(path_ops(((MARGIN, MARGIN + sy), (MARGIN + ww, MARGIN + sy))))
-            footer_y = MARGIN + wh + 6
-            name = (f"{drawing.title}. {paper.upper() if paper == 'a4' else paper.title()} {grid.orientation}, sheet "
-                    f"{row * grid.columns + column + 1} of {grid.count}: row {row + 1} of {grid.rows}, column "
-                    f"{column + 1} of {grid.columns}. Print at 100% (no fit to page); overlap {OVERLAP:g} mm: "
-                    f"lay the next sheet's edge on the dashed line, crosses on crosses.")
+            footer_y = MARGIN + wh
+            paper_name = paper.upper() if paper == "a4" else paper.title()
+            name = (f"{drawing.title}: {paper_name} {grid.orientation} sheet {row * grid.columns + column + 1} of "
+                    f"{grid.count}, row {row + 1} of {grid.rows}, column {column + 1} of {grid.columns}.")
+            how = (f"Print at 100 % (no fitting to the page). The sheets overlap by {OVERLAP:g} mm: lay the next "
+                   f"sheet's edge on the dashed line, crosses on crosses.")
             content = "\n".join([
                 f"q {MARGIN:g} {MARGIN:g} {ww:.3f} {wh:.3f} re W n",
                 f"1 0 0 1 {dx:.3f} {dy:.3f} cm /Drawing Do Q",
@@ -107,8 +108,9 @@ def tiled(drawing: Drawing, paper: str) -> tuple[Tiling, PdfDocument]:
                                                               closed=True) + " Q",
                 "q 0 0 0 RG 0.2 w [2 1.5] 0 d " + " ".join(dashes) + " Q" if dashes else "",
                 "q 0 0 0 RG 0.25 w " + " ".join(marks) + " Q" if marks else "",
-                "q 0 0 0 rg " + text_ops(MARGIN, footer_y - 2.5, name, 2.2) + " Q",
-                "q " + ruler_ops(MARGIN, footer_y + 5) + " Q",
+                "q 0 0 0 rg " + text_ops(MARGIN, footer_y + 3.5, name, 2.2) + " "
+                + text_ops(MARGIN, footer_y + 7, how, 2.2) + " Q",
+                "q " + ruler_ops(MARGIN, footer_y + 14) + " Q",
             ])
             document.pages.append(Page(grid.sheet[0], grid.sheet[1], content))
     return grid, document
