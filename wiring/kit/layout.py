@@ -22,16 +22,21 @@ UNITS_MM = {"mm": 1.0, "cm": 10.0, "m": 1000.0, "in": 25.4}
 _LENGTH = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(mm|cm|m|in)\s*$")
 
 
+#: An example for each option that takes a length.
+EXAMPLES = {"--size": "420mm", "--spacing": "30mm", "--clearance": "8mm"}
+
+
 def parse_length(option: str, text: str) -> float:
     """``"420mm"``, ``"42 cm"``, ``"16.5in"`` in millimetres; anything else is a ``KitError`` naming ``option``."""
+    example = f"{option} {EXAMPLES.get(option, '420mm')}"
     found = _LENGTH.match(text)
     if not found:
         bare = re.fullmatch(r"\s*[\d.]+\s*", text)
         why = "give a length with a unit" if bare else "not a length"
-        raise KitError(f"{option} {text}: {why}, e.g. {option} 420mm (units: {', '.join(UNITS_MM)})")
+        raise KitError(f"{option} {text}: {why}, e.g. {example} (units: {', '.join(UNITS_MM)})")
     value = float(found.group(1)) * UNITS_MM[found.group(2)]
     if value <= 0:
-        raise KitError(f"{option} {text}: a length must be more than 0, e.g. {option} 420mm")
+        raise KitError(f"{option} {text}: a length must be more than 0, e.g. {example}")
     return value
 
 
