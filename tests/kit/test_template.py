@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -71,10 +72,11 @@ def test_every_place_has_its_sensor_hole_its_led_hole_and_its_label(tmp_path, ca
     assert set(sensors) == set(leds) == set(board.locations)
     assert labels == {f"label-{place}": place for place in board.locations}
     assert {r for _, _, r in sensors.values()} == {kit.sensor_hole_mm / 2}
-    for place, location in board.locations.items():  # each LED where kit.json puts it from its sensor
-        dx, dy = kit.led_offset(location.kind).vector
-        sx, sy, _ = sensors[place]
-        assert leds[place][:2] == pytest.approx((sx + dx, sy - dy), abs=0.002)
+    for place, location in board.locations.items():  # each LED as far from its sensor as kit.json says,
+        offset = kit.led_offset(location.kind)  # the free way: never along a line (they run every 45 degrees)
+        (sx, sy, _), (lx, ly, _) = sensors[place], leds[place]
+        assert math.dist((sx, sy), (lx, ly)) == pytest.approx(offset.distance_mm, abs=0.002)
+        assert offset.angle is None and math.degrees(math.atan2(sy - ly, lx - sx)) % 22.5 == pytest.approx(11.25, abs=0.01)
     form = read_pdf(pdf).streams
     drawing = max(form.values(), key=len)
     for place in board.locations:
@@ -89,14 +91,19 @@ def test_every_place_has_its_sensor_hole_its_led_hole_and_its_label(tmp_path, ca
 def test_a_size_too_small_for_the_clearance_is_refused_naming_the_two_places(tmp_path, capsys):
     assert main(["board", "template", "overpass", "--size", "420mm", "-o", str(tmp_path)]) == 2
     error = capsys.readouterr().err
-    assert error.startswith("gameboard: error: --size 420mm: the sensor of p11 and the LED of f15 sit 2.1 mm apart, "
-                            "closer than the 8 mm clearance; give --size 919mm")
+    assert error.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.5 mm "
+                            "apart, closer than the 8 mm clearance; give --size 603mm (or --spacing 8.1mm) or more")
     assert not list(tmp_path.iterdir())
-    assert main(["board", "template", "overpass", "--size", "919mm", "-o", str(tmp_path)]) == 0
-    layout = Layout.of_size(load_board("overpass"), board_kit("overpass"), 918)
-    assert layout.closest().distance < 8
-    layout = Layout.of_size(load_board("overpass"), board_kit("overpass"), 919)
-    assert layout.closest().distance >= 8
+    assert main(["board", "template", "overpass", "--size", "603mm", "-o", str(tmp_path)]) == 0
+    assert Layout.of_size(load_board("overpass"), board_kit("overpass"), 600).closest().distance < 8
+    assert Layout.of_size(load_board("overpass"), board_kit("overpass"), 603).closest().distance >= 8
+    # fixed LED offsets (Square Off's): the size suggested keeps the clearance, 1 % less does not
+    assert main(["board", "template", "squareoff", "--spacing", "10mm", "--clearance", "20mm", "-o",
+                 str(tmp_path)]) == 2
+    suggested = float(re.search(r"give --size (\d+)mm", capsys.readouterr().err).group(1))
+    squareoff = load_board("squareoff"), board_kit("squareoff")
+    assert Layout.of_size(*squareoff, suggested).closest().distance >= 20
+    assert Layout.of_size(*squareoff, suggested * 0.99).closest().distance < 20
 
 
 @pytest.mark.parametrize("text, message", [

@@ -22,17 +22,21 @@ class KitError(GameboardError, ValueError):
     """A template or a plan that cannot be made as asked; the message says why and what to change."""
 
 
+#: The directions a "free" LED may take: 16, none along a line drawn every 22.5 degrees.
+FREE_ANGLES = tuple(11.25 + 22.5 * k for k in range(16))
+
+
 @dataclass(frozen=True)
 class Offset:
-    """Where a place's LED sits from its sensor: a distance and a direction."""
+    """Where a place's LED sits from its sensor: a distance and a direction (None: "free", the
+    direction of ``FREE_ANGLES`` farthest from the neighbouring holes, chosen by the layout)."""
 
     distance_mm: float
-    angle: float
+    angle: float | None
 
-    @property
-    def vector(self) -> tuple[float, float]:
-        """(dx, dy) in millimetres, y up as on the board."""
-        radians = math.radians(self.angle)
+    def vector(self, angle: float | None = None) -> tuple[float, float]:
+        """(dx, dy) in millimetres, y up as on the board, at the offset's angle (or ``angle`` when free)."""
+        radians = math.radians(self.angle if self.angle is not None else angle)
         return self.distance_mm * math.cos(radians), self.distance_mm * math.sin(radians)
 
 
@@ -82,8 +86,9 @@ def _number(where: str, value: Any, low: float = 0.0) -> float:
 
 def _offset(where: str, raw: Any) -> Offset:
     if not isinstance(raw, dict) or set(raw) != {"distance_mm", "angle"}:
-        raise KitError(f'{PATH}: {where} must be {{"distance_mm": 6, "angle": 45}}, not {raw!r}')
-    return Offset(_number(f"{where}.distance_mm", raw["distance_mm"]), _number(f"{where}.angle", raw["angle"], -360))
+        raise KitError(f'{PATH}: {where} must be {{"distance_mm": 6, "angle": 45}} (or "angle": "free"), not {raw!r}')
+    angle = None if raw["angle"] == "free" else _number(f"{where}.angle", raw["angle"], -360)
+    return Offset(_number(f"{where}.distance_mm", raw["distance_mm"]), angle)
 
 
 @cache

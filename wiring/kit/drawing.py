@@ -87,11 +87,15 @@ def template_drawing(layout: Layout, strips: list[list[str]] | None = None) -> D
     board = layout.board
     drawing = Drawing(layout.width, layout.height, f"{board.title}: template at 1:1 ({layout.size:.0f} mm)")
     add = drawing.shapes.append
+    drawn = set()
     for stroke in board.strokes:
         if not stroke.hidden:
             add(Path("engrave", (layout.page(stroke.a), layout.page(stroke.b))))
-    for shape in board.shapes:
-        add(Path("engrave", tuple(layout.page(p) for p in shape.outline), closed=True))
+            drawn.add(frozenset((stroke.a, stroke.b)))
+    for shape in board.shapes:  # a shape whose every side is a line already (Over-Pass's cover) is not cut twice
+        sides = {frozenset(side) for side in zip(shape.outline, shape.outline[1:] + shape.outline[:1])}
+        if not sides <= drawn:
+            add(Path("engrave", tuple(layout.page(p) for p in shape.outline), closed=True))
     add(Path("cut", ((0, 0), (layout.width, 0), (layout.width, layout.height), (0, layout.height)), closed=True,
              id="outline"))
     for drill in layout.sensors.values():

@@ -16,8 +16,10 @@ from itertools import combinations
 
 from engine.board import Board
 from engine.geometry import Coord
-from wiring.kit.data import BoardKit, KitError
+from wiring.kit.data import FREE_ANGLES, BoardKit, KitError
 
+#: A free LED keeps clear of this many nearest places (their sensors and their LEDs).
+NEIGHBOURS = 12
 UNITS_MM = {"mm": 1.0, "cm": 10.0, "m": 1000.0, "in": 25.4}
 _LENGTH = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(mm|cm|m|in)\s*$")
 
@@ -130,52 +132,63 @@ class Layout:
 
     @cached_property
     def leds(self) -> dict[str, Drill]:
-        """Each place's LED, beside its sensor as kit.json says for the place's kind."""
-        found = {}
-        for place, location in self.board.locations.items():
-            dx, dy = self.kit.led_offset(location.kind).vector
-            x, y = self.sensors[place].xy
-            found[place] = Drill("led", place, (x + dx, y - dy), self.kit.led_hole_mm)
-        return found
+        """Each place's LED beside its sensor, as kit.json says for the place's kind.
+
+        A free LED takes, of ``FREE_ANGLES``, the direction farthest from the neighbouring sensors and
+        the LEDs placed before it; the most crowded places choose first.
+        """
+        sensors = {place: drill.xy for place, drill in self.sensors.items()}
+        kinds = {place: location.kind for place, location in self.board.locations.items()}
+        found: dict[str, Coord] = {}
+        for place, xy in sensors.items():
+            offset = self.kit.led_offset(kinds[place])
+            if offset.angle is not None:
+                found[place] = _beside(xy, offset.vector())
+        free = [place for place in sensors if place not in found]
+        if free:
+            near = _neighbours(sensors, NEIGHBOURS)
+            for place in sorted(free, key=lambda p: (near[p][0][0], list(sensors).index(p))):
+                offset = self.kit.led_offset(kinds[place])
+                others = [sensors[q] for _, q in near[place]] + [found[q] for _, q in near[place] if q in found]
+                found[place] = max((_beside(sensors[place], offset.vector(angle)) for angle in FREE_ANGLES),
+                                   key=lambda led: min(math.dist(led, other) for other in others))
+        return {place: Drill("led", place, found[place], self.kit.led_hole_mm) for place in sensors}
 
     def drills(self) -> list[Drill]:
         return [*self.sensors.values(), *self.leds.values()]
 
     def closest(self) -> Closest:
-        """The nearest two drill centres that belong to different places (a place's own pair is set by kit.json)."""
+        """The nearest two drill centres that belong to different places (a place's own pair is set by kit.json).
+
+        A sweep along x: only holes closer in x than the best pair so far are compared.
+        """
+        drills = sorted(self.drills(), key=lambda drill: drill.xy[0])
         best: Closest | None = None
-        for a, b in combinations(self.drills(), 2):
-            if a.place != b.place:
-                distance = math.dist(a.xy, b.xy)
-                if best is None or distance < best.distance:
-                    best = Closest(a, b, distance)
+        for i, a in enumerate(drills):
+            for b in drills[i + 1:]:
+                if best is not None and b.xy[0] - a.xy[0] >= best.distance:
+                    break
+                if a.place != b.place:
+                    distance = math.dist(a.xy, b.xy)
+                    if best is None or distance < best.distance:
+                        best = Closest(a, b, distance)
         assert best is not None
         return best
 
     def smallest_scale(self, clearance: float) -> float:
-        """The mm per unit from which on every two drill centres of different places keep ``clearance``.
-
-        A pair's distance is |s * d + o| (d their board distance, o their LEDs' fixed offsets), below the
-        clearance only between the roots of a quadratic in s: beyond the largest root, every pair keeps it.
-        """
-        places = self.board.locations
-        centres = [(place, location.xy, self.kit.led_offset(location.kind).vector) for place, location in places.items()]
-        holes = []  # (place, board point, fixed offset in mm)
-        for place, xy, (dx, dy) in centres:
-            holes += [(place, xy, (0.0, 0.0)), (place, xy, (dx, dy))]
-        needed = 0.0
-        for (pa, xa, oa), (pb, xb, ob) in combinations(holes, 2):
-            if pa == pb:
-                continue
-            d = (xa[0] - xb[0], xa[1] - xb[1])
-            o = (oa[0] - ob[0], oa[1] - ob[1])
-            a = d[0] ** 2 + d[1] ** 2
-            b = 2 * (d[0] * o[0] + d[1] * o[1])
-            c = o[0] ** 2 + o[1] ** 2 - clearance ** 2
-            disc = b * b - 4 * a * c
-            if disc > 0:
-                needed = max(needed, (-b + math.sqrt(disc)) / (2 * a))
-        return needed
+        """The smallest mm per unit (to 0.1 %) from which every two drill centres of different places keep
+        ``clearance``: searched upward in steps of 5 %, then halved between the last too close and the first
+        that keeps it (free LEDs move with the scale, so no formula gives it)."""
+        low = high = self.mm_per_unit
+        while Layout(self.board, self.kit, high).closest().distance < clearance:
+            low, high = high, high * 1.05
+        while high - low > high * 0.001:
+            middle = (low + high) / 2
+            if Layout(self.board, self.kit, middle).closest().distance < clearance:
+                low = middle
+            else:
+                high = middle
+        return high
 
     def check_clearance(self, clearance: float, asked: str) -> None:
         """Refuse the layout when drill centres of two places sit closer than ``clearance`` mm, naming both."""
@@ -196,6 +209,17 @@ class Layout:
             if x - r < 0 or y - r < 0 or x + r > self.width or y + r > self.height:
                 raise KitError(f"the {_part_name(drill.part)} hole of {drill.place} reaches past the outline; "
                                f"raise margin_mm for {self.board.name} in wiring/kit/kit.json")
+
+
+def _beside(xy: Coord, vector: tuple[float, float]) -> Coord:
+    """A point ``vector`` (mm, y up as on the board) from ``xy`` on the page (y down)."""
+    return (xy[0] + vector[0], xy[1] - vector[1])
+
+
+def _neighbours(points: dict[str, Coord], count: int) -> dict[str, list[tuple[float, str]]]:
+    """Each point's ``count`` nearest others, nearest first, as (distance, name)."""
+    return {p: sorted((math.dist(xy, other), q) for q, other in points.items() if q != p)[:count]
+            for p, xy in points.items()}
 
 
 def board_extent(board: Board) -> tuple[float, float]:
