@@ -57,10 +57,15 @@ def test_distances_in_millimetres_are_the_geometrys_at_the_chosen_size(tmp_path,
     for line, stroke in zip(engraved, visible):
         (x1, y1), (x2, y2) = (tuple(map(float, p.split(","))) for p in line.get("points").split())
         assert math.hypot(x2 - x1, y2 - y1) == pytest.approx(math.dist(stroke.a, stroke.b) * mm_per_unit, abs=0.002)
-    # the PDF's sheet is the same size, in points
+    # the PDF's sheet is the same size, in points, and its sensor holes are where the SVG's are
     document = read_pdf(pdf)
     (page,) = document.pages()
     assert document.media_box(page) == pytest.approx((0, 0, width * PT, height * PT), abs=0.001)
+    assert re.match(r"q (\S+) 0 0 (\S+) 0 (\S+) cm\n/Drawing Do", document.content(page)).groups() \
+        == (f"{PT:.9f}", f"{-PT:.9f}", f"{height * PT:.6f}")
+    block = document.streams[document.xobject(page)].split("/OC /sensor-drill BDC")[1].split("EMC")[0]
+    starts = [float(value) for found in re.findall(r"(\S+) (\S+) m ", block) for value in found]
+    assert starts == pytest.approx([c for x, y, r in sensors.values() for c in (x + r, y)], abs=0.001)
 
 
 def test_every_place_has_its_sensor_hole_its_led_hole_and_its_label(tmp_path, capsys):
@@ -92,11 +97,10 @@ def test_a_size_too_small_for_the_clearance_is_refused_naming_the_two_places(tmp
     assert main(["board", "template", "overpass", "--size", "420mm", "-o", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert error.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.5 mm "
-                            "apart, closer than the 8 mm clearance; give --size 603mm (or --spacing 8.1mm) or more")
+                            "apart, closer than the 8 mm clearance; give --size 602mm (or --spacing 8mm) or more")
     assert not list(tmp_path.iterdir())
-    assert main(["board", "template", "overpass", "--size", "603mm", "-o", str(tmp_path)]) == 0
-    assert Layout.of_size(load_board("overpass"), board_kit("overpass"), 600).closest().distance < 8
-    assert Layout.of_size(load_board("overpass"), board_kit("overpass"), 603).closest().distance >= 8
+    assert main(["board", "template", "overpass", "--size", "602mm", "-o", str(tmp_path)]) == 0
+    assert Layout.of_size(load_board("overpass"), board_kit("overpass"), 601).closest().distance < 8
     # fixed LED offsets (Square Off's): the size suggested keeps the clearance, 1 % less does not
     assert main(["board", "template", "squareoff", "--spacing", "10mm", "--clearance", "20mm", "-o",
                  str(tmp_path)]) == 2

@@ -31,7 +31,8 @@ def test_the_sheets_reassemble_to_the_full_drawing(tmp_path, capsys, paper):
         box = sheets.media_box(page)
         assert sorted(value / PT for value in box[2:]) == pytest.approx(sorted(PAPERS[paper]), abs=0.01)
         content = sheets.content(page)
-        assert content.startswith(f"q {PT:.3f} 0 0 {-PT:.3f} 0 ".rstrip("0"))  # millimetres, y down, no scaling
+        scale = re.match(rf"q {NUMBER} 0 0 {NUMBER} 0 {NUMBER} cm", content)  # millimetres, y down, to scale
+        assert (float(scale.group(1)), -float(scale.group(2))) == pytest.approx((72 / 25.4, 72 / 25.4), rel=1e-8)
         clip = re.search(rf"q {NUMBER} {NUMBER} {NUMBER} {NUMBER} re W n\n1 0 0 1 {NUMBER} {NUMBER} cm /Drawing Do Q",
                          content)
         x, y, w, h, dx, dy = map(float, clip.groups())

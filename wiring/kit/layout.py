@@ -179,7 +179,8 @@ class Layout:
         """The smallest mm per unit (to 0.1 %) from which every two drill centres of different places keep
         ``clearance``: searched upward in steps of 5 %, then halved between the last too close and the first
         that keeps it (free LEDs move with the scale, so no formula gives it)."""
-        low = high = self.mm_per_unit
+        # no pair of sensors may be closer: the closest two places set a first bound
+        low = high = max(self.mm_per_unit, clearance / closest_distance_units(self.board))
         while Layout(self.board, self.kit, high).closest().distance < clearance:
             low, high = high, high * 1.05
         while high - low > high * 0.001:

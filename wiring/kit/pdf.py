@@ -127,7 +127,7 @@ class PdfDocument:
                           drawing_ops(d)))
         kids = []
         for page in self.pages:
-            flip = f"{_n(PT)} 0 0 {_n(-PT)} 0 {_n(page.height * PT)} cm\n"
+            flip = f"{PT:.9f} 0 0 {-PT:.9f} 0 {page.height * PT:.6f} cm\n"  # 1:1 to a micrometre a metre
             content = add(stream("", "q " + flip + page.content + "\nQ"))
             kids.append(add(f"<< /Type /Page /Parent {pages_ref} 0 R "
                             f"/MediaBox [0 0 {_n(page.width * PT)} {_n(page.height * PT)}] "
