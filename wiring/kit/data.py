@@ -107,6 +107,9 @@ def board_kit(board: str) -> BoardKit:
     data = read_kit()
     entry = {**data["defaults"], **data["boards"].get(board, {})}
     where = f'boards "{board}"'
+    unknown = sorted(set(entry) - set(data["defaults"]) - {"about"})
+    if unknown:
+        raise KitError(f"{PATH}: {where}: unknown key {unknown[0]!r}; a board's keys are {', '.join(data['defaults'])}")
     default = _offset("defaults.led_offset", data["defaults"]["led_offset"])
     offsets_raw = entry["led_offset"] if board in data["boards"] and "led_offset" in data["boards"][board] else {}
     offsets = {kind: _offset(f"{where}.led_offset.{kind}", raw) for kind, raw in offsets_raw.items()}

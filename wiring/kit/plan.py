@@ -137,7 +137,7 @@ class Plan:
         name = f"{self.front_end.chip} {chip}"
         if self.front_end.address is not None:
             name += f" (0x{self.front_end.address + chip:02X})"
-        return name if self.front_end.per_chip > 1 or self.front_end.max_chips > 1 else self.front_end.chip
+        return name if self.front_end.max_chips > 1 else self.front_end.chip
 
     def report(self) -> str:
         """The plan for a person with a soldering iron: every place in route order, then the totals."""
@@ -145,9 +145,9 @@ class Plan:
         lines = [f"{layout.board.title} at {layout.size:.0f} mm ({layout.mm_per_unit:.2f} mm a unit), "
                  f"{self.style} route, {fe.chip} front-end: {self.driver_line()}",
                  "",
-                 f"{'place':8} {'channel':>7}  {'chip':<22} {'input':<6} {'lead mm':>7}  {'LED':<9} {'wire mm':>7}"]
+                 f"{'place':8} {'channel':>7}  {'chip':<22} {'input':<8} {'lead mm':>7}  {'LED':<9} {'wire mm':>7}"]
         for stop in self.stops:
-            lines.append(f"{stop.place:8} {stop.channel:>7}  {self.chip_name(stop.chip):<22} {stop.input:<6} "
+            lines.append(f"{stop.place:8} {stop.channel:>7}  {self.chip_name(stop.chip):<22} {stop.input:<8} "
                          f"{stop.lead_mm:>7.0f}  {f'{stop.strip}:{stop.index}':<9} {stop.led_wire_mm:>7.0f}")
         lines.append("")
         for number, strip in enumerate(self.strips):
