@@ -62,6 +62,7 @@ def checked_layout(args: argparse.Namespace) -> Layout:
         asked = f"--spacing {args.spacing}"
     clearance = parse_length("--clearance", args.clearance) if args.clearance else kit.clearance_mm
     layout.check_clearance(clearance, asked)
+    layout.check_areas()
     layout.check_inside()
     return layout
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import shutil
@@ -14,7 +15,7 @@ import pytest
 
 from engine.boards import load_board
 from firmware_host.cli import main
-from wiring.kit.data import KitError, board_kit
+from wiring.kit.data import KitError, Offset, board_kit
 from wiring.kit.layout import Layout, parse_length
 from wiring.kit.pdf import PT
 
@@ -136,3 +137,28 @@ def test_the_pdf_is_accepted_by_real_readers_where_installed(tmp_path, capsys):
     cairosvg = pytest.importorskip("cairosvg", reason="cairosvg (the test extra) renders the SVG")
     png = cairosvg.svg2png(url=str(tmp_path / "squareoff-template.svg"), output_width=200)
     assert png.startswith(b"\x89PNG")
+
+
+def test_a_compartments_led_lights_that_compartment(tmp_path, capsys):
+    """Over-Pass at 420 mm (with small sensors) keeps each compartment's LED inside it, the free way; an LED
+    too far from its sensor for its compartment is refused by name."""
+    svg, _ = written(tmp_path, "overpass", "--size", "420mm", "--clearance", "5mm")
+    board = load_board("overpass")
+    layout = Layout.of_size(board, board_kit("overpass"), 420)
+    leds = circles(svg, "led-drill")
+    for place, location in board.locations.items():
+        if location.outline:
+            outline = [layout.page(p) for p in location.outline]
+            assert _inside(outline, leds[place][:2]), place
+    far = dataclasses.replace(layout.kit, led_offsets={**layout.kit.led_offsets, "face": Offset(14, None)})
+    with pytest.raises(KitError, match="^the LED of f1 falls outside its face .*smaller led_offset for face"):
+        Layout(board, far, layout.mm_per_unit).check_areas()
+
+
+def _inside(outline, p) -> bool:
+    """Ray casting, written again here so the test does not lean on the code it checks."""
+    crossings = 0
+    for (x1, y1), (x2, y2) in zip(outline, outline[1:] + outline[:1]):
+        if (y1 > p[1]) != (y2 > p[1]):
+            crossings += p[0] < x1 + (p[1] - y1) * (x2 - x1) / (y2 - y1)
+    return crossings % 2 == 1

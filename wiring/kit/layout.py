@@ -150,9 +150,15 @@ class Layout:
             for place in sorted(free, key=lambda p: (near[p][0][0], list(sensors).index(p))):
                 offset = self.kit.led_offset(kinds[place])
                 others = [sensors[q] for _, q in near[place]] + [found[q] for _, q in near[place] if q in found]
-                found[place] = max((_beside(sensors[place], offset.vector(angle)) for angle in FREE_ANGLES),
-                                   key=lambda led: min(math.dist(led, other) for other in others))
+                candidates = [_beside(sensors[place], offset.vector(angle)) for angle in FREE_ANGLES]
+                area = self.area(place)  # a compartment's light shows in it where it can
+                candidates = [led for led in candidates if not area or _inside(area, led)] or candidates
+                found[place] = max(candidates, key=lambda led: min(math.dist(led, other) for other in others))
         return {place: Drill("led", place, found[place], self.kit.led_hole_mm) for place in sensors}
+
+    def area(self, place: str) -> tuple[Coord, ...]:
+        """The outline of an area place (a compartment, cell, tile) on the page; empty for a point."""
+        return tuple(self.page(p) for p in self.board.locations[place].outline)
 
     def drills(self) -> list[Drill]:
         return [*self.sensors.values(), *self.leds.values()]
@@ -202,6 +208,17 @@ class Layout:
                        f"give --size {math.ceil(bigger.size)}mm (or --spacing {math.ceil(bigger.spacing * 10) / 10:g}mm)"
                        f" or more, or a smaller --clearance")
 
+    def check_areas(self) -> None:
+        """Every area's LED lies inside its area: a light beside it would show the neighbour lit."""
+        for place, led in self.leds.items():
+            area = self.area(place)
+            if area and not _inside(area, led.xy):
+                kind = self.board.locations[place].kind
+                distance = self.kit.led_offset(kind).distance_mm
+                raise KitError(f"the LED of {place} falls outside its {kind} ({distance:g} mm from its sensor in "
+                               f"so small a {kind}): give a larger size, or a smaller led_offset for {kind} in "
+                               f"wiring/kit/kit.json")
+
     def check_inside(self) -> None:
         """Every hole lies inside the outline; an LED poking out means the margin is too small."""
         for drill in self.drills():
@@ -210,6 +227,15 @@ class Layout:
             if x - r < 0 or y - r < 0 or x + r > self.width or y + r > self.height:
                 raise KitError(f"the {_part_name(drill.part)} hole of {drill.place} reaches past the outline; "
                                f"raise margin_mm for {self.board.name} in wiring/kit/kit.json")
+
+
+def _inside(outline: tuple[Coord, ...], p: Coord) -> bool:
+    """Whether ``p`` lies inside the polygon ``outline`` (even-odd crossings)."""
+    inside = False
+    for (x1, y1), (x2, y2) in zip(outline, outline[1:] + outline[:1]):
+        if (y1 > p[1]) != (y2 > p[1]) and p[0] < x1 + (p[1] - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
 
 
 def _beside(xy: Coord, vector: tuple[float, float]) -> Coord:
