@@ -11,7 +11,7 @@ from engine.draw import WIDTHS, Overlay, svg
 from engine.errors import GameboardError
 from engine.registry import GAMES
 from firmware_host.commands.arguments import BOARD_HELP, board_name
-from firmware_host.commands.board_kit import register_kit
+from firmware_host.commands import board_parts, board_template
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(handler=show_info)
 
+    board_template.register(sub)  # template, route
+
     draw = sub.add_parser("draw", help="draw a board as SVG (or PNG with cairosvg installed)")
     draw.add_argument("board", type=board_name, help=BOARD_HELP)
     draw.add_argument("-o", "--output", required=True, type=Path, help="FILE.svg or FILE.png")
@@ -36,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help=f"width in pixels, {WIDTHS.start} to {WIDTHS.stop - 1} (default 900)")
     draw.set_defaults(handler=draw_board)
 
-    register_kit(sub)  # board parts, board schematic
+    board_parts.register(sub)  # parts, schematic
 
 
 def pixel_width(text: str) -> int:

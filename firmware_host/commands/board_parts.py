@@ -16,7 +16,7 @@ from firmware_host.kit.parts import Kit, bill_of_materials, csv_text, markdown
 PLACE_HELP = "a board (`gameboard board list`) or a game (`gameboard games`): a game names its board"
 
 
-def register_kit(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     parts = sub.add_parser("parts", help="the bill of materials of a board built for a game (Markdown or CSV)",
                            description="Counts every part from the board's places and the game's pieces: sensors, "
                                        "magnets, chips, LEDs, resistors, capacitors, supply, fuse, buttons, wire.")
