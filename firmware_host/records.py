@@ -1,0 +1,85 @@
+"""Game records to and from the journal: a journal's game written as a record (docs/records.md), and a record
+written into a journal as its game under way, so that the board or the simulator plays on from it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+from engine.core import EngineError
+from engine.record import Record, record_game, replay
+from engine.registry import state_from_json
+from firmware_host.journal import Journal, JournalError, is_journal, unusable
+
+
+def _open_reading(path: Path) -> sqlite3.Connection:
+    """The journal opened for reading only: a daemon may be writing it meanwhile."""
+    if not path.is_file():
+        raise JournalError(f"{path}: {'a folder, not a journal' if path.is_dir() else 'no such file'}; give "
+                           "--journal the journal's file (the board's is [journal] path in its configuration)")
+    try:
+        return sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise unusable(path, exc) from None
+
+
+def journal_record(path: Path, game_id: int | None = None, seats: tuple[str, ...] = ()) -> Record:
+    """The record of game ``game_id`` of the journal at ``path`` (default: the game under way, else the last
+    one), its Date the game's start; ``seats`` as the board's configuration gave them (the journal has none)."""
+    with closing(_open_reading(path)) as db:
+        try:
+            if not is_journal(db, path):
+                raise JournalError(f"{path}: an empty journal: it holds no game yet")
+            if game_id is None:
+                row = db.execute("SELECT id, started, setup FROM games ORDER BY finished IS NOT NULL, id DESC "
+                                 "LIMIT 1").fetchone()
+            else:
+                row = db.execute("SELECT id, started, setup FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                ids = [str(game) for (game,) in db.execute("SELECT id FROM games ORDER BY id")]
+                raise JournalError(f"{path}: no game {game_id}; its games: {', '.join(ids) or 'none'} "
+                                   "(`gameboard journal check` lists them)")
+            number, started, setup = row
+            moves = [text for (text,) in db.execute("SELECT move FROM moves WHERE game = ? ORDER BY ply", (number,))]
+        except sqlite3.Error as exc:
+            raise unusable(path, exc) from None
+    try:
+        start = state_from_json(json.loads(setup))
+        return record_game(start, moves, seats=seats, date=started)
+    except (EngineError, ValueError) as exc:
+        raise JournalError(f"{path}: game {number} does not replay: {exc}; `gameboard journal check {path}` "
+                           "says more") from None
+
+
+def unfinished_game(path: Path) -> int | None:
+    """The id of the journal's game under way, if it has one."""
+    with closing(_open_reading(path)) as db:
+        try:
+            if not is_journal(db, path):
+                return None
+            row = db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+        except sqlite3.Error as exc:
+            raise unusable(path, exc) from None
+    return None if row is None else row[0]
+
+
+def into_journal(record: Record, path: Path) -> tuple[int, int | None]:
+    """Write the record into the journal at ``path`` (made if missing) as its newest game, every move checked
+    first: the board or the simulator resumes it there if it is not over.  Returns the new game's id and the
+    id of the unfinished game it closed (as "abandoned", as a new game on the board closes one), if any."""
+    state = replay(record)
+    moves = list(state.history)
+    start = record.start()
+    closed = unfinished_game(path) if path.is_file() else None
+    journal = Journal(path)
+    try:
+        journal.start(start)
+        for number, move in enumerate(moves, 1):
+            start.push(move)
+            outcome = start.outcome() if number == len(moves) else None
+            journal.record(move, None if outcome is None else outcome.reason)
+        return journal.game_id, closed
+    finally:
+        journal.close()
