@@ -53,6 +53,16 @@ def journal_record(path: Path, game_id: int | None = None, seats: tuple[str, ...
                            "says more") from None
 
 
+def game_started(path: Path, game_id: int) -> float | None:
+    """When the journal's game ``game_id`` started (a Unix time), None if it has no such game."""
+    with closing(_open_reading(path)) as db:
+        try:
+            row = db.execute("SELECT started FROM games WHERE id = ?", (game_id,)).fetchone()
+        except sqlite3.Error as exc:
+            raise unusable(path, exc) from None
+    return None if row is None else row[0]
+
+
 def unfinished_game(path: Path) -> int | None:
     """The id of the journal's game under way, if it has one."""
     with closing(_open_reading(path)) as db:
@@ -65,9 +75,10 @@ def unfinished_game(path: Path) -> int | None:
     return None if row is None else row[0]
 
 
-def into_journal(record: Record, path: Path) -> tuple[int, int | None]:
+def into_journal(record: Record, path: Path, *, open_ended: bool = False) -> tuple[int, int | None]:
     """Write the record into the journal at ``path`` (made if missing) as its newest game, every move checked
-    first: the board or the simulator resumes it there if it is not over.  Returns the new game's id and the
+    first: the board or the simulator resumes it there if it is not over (``open_ended``: even if it is, its
+    result left unwritten, so that the simulator shows it to step through).  Returns the new game's id and the
     id of the unfinished game it closed (as "abandoned", as a new game on the board closes one), if any."""
     state = replay(record)
     moves = list(state.history)
@@ -78,7 +89,7 @@ def into_journal(record: Record, path: Path) -> tuple[int, int | None]:
         journal.start(start)
         for number, move in enumerate(moves, 1):
             start.push(move)
-            outcome = start.outcome() if number == len(moves) else None
+            outcome = start.outcome() if number == len(moves) and not open_ended else None
             journal.record(move, None if outcome is None else outcome.reason)
         return journal.game_id, closed
     finally:
