@@ -11,7 +11,15 @@ from pathlib import Path
 from engine.core import EngineError
 from engine.record import Record, record_game, replay
 from engine.registry import state_from_json
-from firmware_host.journal import Journal, JournalError, is_journal, unusable
+from firmware_host.journal import Journal, JournalError, error_code, is_journal, unusable
+
+
+def _unreadable(path: Path, exc: sqlite3.Error | JournalError) -> JournalError:
+    """The report for a journal that cannot be read: another kind of file is not moved aside, only not read."""
+    if isinstance(exc, JournalError) or error_code(exc) == sqlite3.SQLITE_NOTADB:
+        return JournalError(f"{path} is not a gameboard journal; give --journal a journal's file (a board's is "
+                            "[journal] path in its configuration)")
+    return unusable(path, exc)
 
 
 def _open_reading(path: Path) -> sqlite3.Connection:
@@ -30,26 +38,26 @@ def journal_record(path: Path, game_id: int | None = None, seats: tuple[str, ...
     one), its Date the game's start; ``seats`` as the board's configuration gave them (the journal has none)."""
     with closing(_open_reading(path)) as db:
         try:
-            if not is_journal(db, path):
-                raise JournalError(f"{path}: an empty journal: it holds no game yet")
-            if game_id is None:
-                row = db.execute("SELECT id, started, setup FROM games ORDER BY finished IS NOT NULL, id DESC "
-                                 "LIMIT 1").fetchone()
-            else:
-                row = db.execute("SELECT id, started, setup FROM games WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                ids = [str(game) for (game,) in db.execute("SELECT id FROM games ORDER BY id")]
-                raise JournalError(f"{path}: no game {game_id}; its games: {', '.join(ids) or 'none'} "
-                                   "(`gameboard journal check` lists them)")
-            number, started, setup = row
-            moves = [text for (text,) in db.execute("SELECT move FROM moves WHERE game = ? ORDER BY ply", (number,))]
-        except sqlite3.Error as exc:
-            raise unusable(path, exc) from None
+            games = dict(db.execute("SELECT id, finished IS NULL FROM games ORDER BY id")) \
+                if is_journal(db, path) else {}
+            if game_id is None and games:
+                game_id = max((game for game, open_ in games.items() if open_), default=max(games))
+            row = db.execute("SELECT started, setup FROM games WHERE id = ?", (game_id,)).fetchone() if games else None
+            moves = [text for (text,) in db.execute("SELECT move FROM moves WHERE game = ? ORDER BY ply",
+                                                    (game_id,))] if row else []
+        except (sqlite3.Error, JournalError) as exc:
+            raise _unreadable(path, exc) from None
+    if not games:
+        raise JournalError(f"{path}: an empty journal: it holds no game yet")
+    if row is None:
+        raise JournalError(f"{path}: no game {game_id}; its games: {', '.join(map(str, games))} "
+                           "(`gameboard journal check` lists them)")
+    started, setup = row
     try:
         start = state_from_json(json.loads(setup))
         return record_game(start, moves, seats=seats, date=started)
     except (EngineError, ValueError) as exc:
-        raise JournalError(f"{path}: game {number} does not replay: {exc}; `gameboard journal check {path}` "
+        raise JournalError(f"{path}: game {game_id} does not replay: {exc}; `gameboard journal check {path}` "
                            "says more") from None
 
 
@@ -58,8 +66,8 @@ def game_started(path: Path, game_id: int) -> float | None:
     with closing(_open_reading(path)) as db:
         try:
             row = db.execute("SELECT started FROM games WHERE id = ?", (game_id,)).fetchone()
-        except sqlite3.Error as exc:
-            raise unusable(path, exc) from None
+        except (sqlite3.Error, JournalError) as exc:
+            raise _unreadable(path, exc) from None
     return None if row is None else row[0]
 
 
@@ -70,8 +78,8 @@ def unfinished_game(path: Path) -> int | None:
             if not is_journal(db, path):
                 return None
             row = db.execute("SELECT id FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1").fetchone()
-        except sqlite3.Error as exc:
-            raise unusable(path, exc) from None
+        except (sqlite3.Error, JournalError) as exc:
+            raise _unreadable(path, exc) from None
     return None if row is None else row[0]
 
 

@@ -205,6 +205,9 @@ def replay_on_leds(args: argparse.Namespace) -> int:
     config = checked_config(args.config or default_config(), journal=False)
     if args.file is not None:
         record = read_record(args.file)
+    elif not config.journal_path.is_file():
+        raise GameboardError(f"{config.journal_path} (the [journal] path of {config.path}) holds no game yet: give "
+                             "a record FILE to replay")
     else:
         record = journal_record(config.journal_path, args.game)
     state = replayed(args.file or config.journal_path, record)
