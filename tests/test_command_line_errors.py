@@ -123,7 +123,8 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
     ("record", "export"): [["--journal", path] for path in ["{missing}", "{folder}", "{garbage}", "{empty}", "{text}",
                                                            "{not_a_journal}", "/proc/nope/j.db"]]
     + [[], ["--config", "{missing}"], ["--config", "{garbage}"], ["--config", "{unknown_game}"],
-       ["--journal", "{missing}", "--config", "{good}"], ["--game", "two"], ["--journal", "{record}", "-o", "{folder}"]],
+       ["--journal", "{missing}", "--config", "{good}"], ["--game", "two"],
+       ["--journal", "{record}", "-o", "{folder}"]],
     ("record", "check"): [[path] for path in ["{missing}", "{folder}", "{garbage}", "{empty}", "{text}", "{hexover}",
                                               "/proc/nope/game.txt", "{illegal_record}"]]
     + [["{record}", "--ply", "9"], ["{record}", "--ply", "-1"], ["{record}", "--ply", "one"],
