@@ -50,6 +50,13 @@ def test_a_journal_game_exports_and_imports_back_the_same(tmp_path: Path, capsys
     resumed = Journal(tmp_path / "k.sqlite3").resume()
     assert resumed is not None and resumed.position() == state.position()
 
+    assert main(["record", "import", str(out), "--journal", str(tmp_path / "k.sqlite3")]) == 0
+    assert capsys.readouterr().out.startswith(f"{tmp_path / 'k.sqlite3'}: its game 1 under way is closed (as a new "
+                                              "game closes it; `gameboard record export --journal ")
+    assert main(["record", "export", "--journal", str(tmp_path / "k.sqlite3"), "-o", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"gameboard: error: {tmp_path}: cannot write the record (Is a directory); " \
+                                      "give -o a file in a folder you can write\n"
+
 
 def test_check_prints_the_last_position_and_refuses_an_illegal_move_by_number(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
