@@ -91,15 +91,17 @@ class Record:
 
 
 def result_words(state: State) -> str:
-    """The Result tag of ``state``: "*" while it goes on, "NAME wins: REASON", "A and B win: REASON" or
-    "draw: REASON" once over."""
+    """The Result tag of ``state``: "*" while it goes on, else ``outcome_words``."""
     outcome = state.outcome()
-    if outcome is None:
-        return UNFINISHED
-    names = [state.game.player_name(player) for player in outcome.winners]
+    return UNFINISHED if outcome is None else outcome_words(state.game, outcome.winners, outcome.reason)
+
+
+def outcome_words(game: Game, winners: Sequence[int], reason: str) -> str:
+    """The Result tag of a game over: "NAME wins: REASON", "A and B win: REASON" or "draw: REASON"."""
+    names = [game.player_name(player) for player in winners]
     if not names:
-        return f"draw: {outcome.reason}"
-    return f"{' and '.join(names)} {'wins' if len(names) == 1 else 'win'}: {outcome.reason}"
+        return f"draw: {reason}"
+    return f"{' and '.join(names)} {'wins' if len(names) == 1 else 'win'}: {reason}"
 
 
 def date_words(timestamp: float | None) -> str:

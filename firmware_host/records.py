@@ -6,10 +6,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from engine.core import EngineError
-from engine.record import Record, record_game, replay
+from engine.record import UNFINISHED, Record, outcome_words, record_game, replay, write_record
 from engine.registry import state_from_json
 from firmware_host.journal import Journal, JournalError, error_code, is_journal, unusable
 
@@ -102,3 +104,32 @@ def into_journal(record: Record, path: Path, *, open_ended: bool = False) -> tup
         return journal.game_id, closed
     finally:
         journal.close()
+
+
+class JournalHeader:
+    """The record header of a journal's game under way (else its last), for a page beside a daemon that writes
+    the journal: read through a connection of its own, the game's start read again only when the game changes."""
+
+    def __init__(self, path: Path, seats: tuple[str, ...]) -> None:
+        self.path = path
+        self.seats = seats
+        self._game: tuple[int, Record] | None = None
+
+    def header(self, outcome: dict[str, Any] | None) -> str:
+        """The header (with the blank line ending it) for the game's ``outcome`` (the daemon's snapshot's); "" if
+        the journal cannot be read now (the page then offers no export)."""
+        try:
+            with closing(_open_reading(self.path)) as db:
+                row = db.execute("SELECT id FROM games ORDER BY finished IS NOT NULL, id DESC LIMIT 1").fetchone()
+                if row is None:
+                    return ""
+                if self._game is None or self._game[0] != row[0]:
+                    started, setup = db.execute("SELECT started, setup FROM games WHERE id = ?", row).fetchone()
+                    start = state_from_json(json.loads(setup))
+                    self._game = (row[0], record_game(start, [], seats=self.seats, date=started))
+        except (sqlite3.Error, JournalError, EngineError, ValueError):
+            return ""
+        empty = self._game[1]
+        result = UNFINISHED if outcome is None else outcome_words(empty.new_game(), outcome["winners"],
+                                                                  outcome["reason"])
+        return write_record(replace(empty, result=result)).removesuffix("\n")

@@ -8,9 +8,10 @@ import random
 import pytest
 
 from engine import new_game
-from engine.record import parse_record, record_game, write_record
+from engine.record import parse_record, record_game, replay, write_record
 from firmware_host.sim import SimError, SimSession
 from hal.clock import ManualClock
+from tests.sim.test_web import mirrored_squareoff
 
 
 @pytest.fixture
@@ -95,3 +96,17 @@ def test_a_bad_record_or_replay_is_refused_and_the_game_goes_on(session, action,
     with pytest.raises(SimError, match=message):
         sim.act(action)
     assert sim.daemon.state.position() == before
+
+
+def test_the_mirror_of_a_real_board_offers_its_record_too(tmp_path) -> None:
+    daemon, mock, clock, mirror = mirrored_squareoff(tmp_path)
+    try:
+        mock.place("p1", "black")
+        for _ in range(10):
+            clock.advance(0.1)
+            daemon.step()
+        record = parse_record(exported(mirror.view()))
+        assert record.moves == ("p1",) and record.seats == ("human", "human") and record.date != "?"
+        assert replay(record).position() == daemon.state.position()
+    finally:
+        daemon.close()
