@@ -68,7 +68,7 @@ class Record:
         try:
             return game_class(self.game)(**self.options)
         except EngineError as exc:
-            raise RecordError(f"{self._at('Options' if 'Options' in self.tag_lines else 'Game')}{exc}") from None
+            raise RecordError(f"{self.at_tag('Options' if 'Options' in self.tag_lines else 'Game')}{exc}") from None
 
     def start(self) -> State:
         """The position the game started from: its Setup, else the start of the game with its options."""
@@ -78,10 +78,11 @@ class Record:
         try:
             return game.state_from_position(dict(self.setup))
         except EngineError as exc:
-            raise RecordError(f"{self._at('Setup')}{exc}; write the position as `gameboard record export` "
+            raise RecordError(f"{self.at_tag('Setup')}{exc}; write the position as `gameboard record export` "
                               "writes it, or leave Setup out to start from the game's start") from None
 
-    def _at(self, tag: str) -> str:
+    def at_tag(self, tag: str) -> str:
+        """"line N: [TAG]: " for a tag of a record read from text, else ""."""
         line = self.tag_lines.get(tag)
         return f"line {line}: [{tag}]: " if line else ""
 
@@ -255,7 +256,7 @@ def replay(record: Record) -> State:
             raise RecordError(f"{record.move_line(number)}move {number} ({text}) is refused: {exc}") from None
     reached = result_words(state)
     if record.result not in (UNFINISHED, UNKNOWN, reached):
-        raise RecordError(f"{record._at('Result')}the record says {record.result!r} but its moves end in "
+        raise RecordError(f"{record.at_tag('Result')}the record says {record.result!r} but its moves end in "
                           f"{reached!r}; correct the Result tag (or write \"*\" for a game not finished)")
     return state
 
