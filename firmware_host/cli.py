@@ -13,7 +13,7 @@ from engine.errors import GameboardError
 
 #: Modules under firmware_host.commands, each adding its subcommands with register().
 COMMAND_MODULES = ("board", "games", "solve", "arena", "run", "sim", "watch", "calibrate", "wiring", "leds",
-                   "sensors", "journal")
+                   "sensors", "journal", "record")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -30,6 +30,7 @@ from firmware_host.journal import Journal
 from firmware_host.remote.participant import Participant
 from firmware_host.seats import parse_seats
 from firmware_host.sim_actions import ACTION_FIELDS, SimError, check_fields
+from firmware_host.sim_records import SimRecords
 from firmware_host.thinker import Thinking
 from firmware_host.todo import Todo
 from firmware_host.tracker import Status
@@ -107,6 +108,7 @@ class SimSession:
         self.remote = remote
         self.thinking = thinking
         self.daemon: Daemon | None = None
+        self.records = SimRecords(journal)
         self.start(game, options or {}, seats)
 
     # -- set-up -------------------------------------------------------------------------
@@ -133,6 +135,7 @@ class SimSession:
         self.mock.set_contents(daemon.state.contents())
         self.hand: list[Held] = []
         self._auto_queue, self._auto_move = [], ""
+        self.records.step(None)
         self.daemon = daemon
         daemon.subscribe(lambda snapshot: self._changed())
         self._changed()
@@ -331,6 +334,26 @@ class SimSession:
     def _auto(self, action: dict[str, Any]) -> None:
         self.auto = action["on"]
 
+    def _replay(self, action: dict[str, Any]) -> None:
+        """Show the position after move ``ply`` beside the game (None: the game as it is); the game goes on."""
+        ply = action.get("ply")
+        if isinstance(ply, bool):
+            raise SimError('a replay action needs "ply" as a whole number or null')
+        self.records.step(ply)
+
+    def _import_record(self, action: dict[str, Any]) -> None:
+        """Play on from a record (docs/records.md): it becomes the game under way, its seats if this page can seat
+        them, else every seat human."""
+        if self.remote is not None:
+            raise SimError(f"this page plays the remote game {self.remote.link.game}: import a record in a "
+                           "simulator of your own")
+        record = self.records.imported(action["text"])
+        seats = None if any(seat.startswith("remote:") for seat in record.seats) else list(record.seats)
+        try:
+            self.start(record.game, dict(record.options), seats)
+        except SimError:
+            self.start(record.game, dict(record.options))
+
     # -- what the page shows ------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
@@ -380,6 +403,8 @@ class SimSession:
             "seat_choices": SEAT_CHOICES,
             "thinking": snapshot["thinking"],
             "decided": snapshot["decided"],
+            "record_header": self.records.header(daemon),
+            "replay": self.records.view(daemon),
             "daemon": {key: snapshot[key] for key in ("status", "expected", "observed", "leds", "lifted",
                                                        "destinations", "candidates", "current_ma", "outcome")},
         }

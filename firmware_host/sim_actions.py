@@ -23,8 +23,9 @@ ACTION_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "button": {"name": (str,)}, "dice": {"text": (str,)}, "noise": {"on": (bool,)},
     "new_game": {"game": (str,), "options": (dict, type(None)), "seats": (list, type(None))},
     "play": {"text": (str,)}, "auto": {"on": (bool,)},
+    "replay": {"ply": (int, type(None))}, "import_record": {"text": (str,)},
 }
-KIND_NAMES = {str: "a string", bool: "true or false", dict: "an object", list: "a list"}
+KIND_NAMES = {str: "a string", bool: "true or false", dict: "an object", list: "a list", int: "a whole number"}
 
 
 def check_fields(kind: str, action: dict[str, Any]) -> None:

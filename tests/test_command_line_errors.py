@@ -146,6 +146,22 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
     ("leds", "test"): [["--config", path] for path in BAD_CONFIGS]
     + [["--config", "{good}", *more] for more in (["--seconds", "-1"], ["--seconds", "nan"], ["--seconds", "inf"],
                                                   ["--chase-seconds", "soon"], ["--chase-seconds", "-0.1"])],
+    ("record", "export"): [["--journal", path] for path in ["{missing}", "{folder}", "{garbage}", "{empty}", "{text}",
+                                                           "{not_a_journal}", "/proc/nope/j.db"]]
+    + [[], ["--config", "{missing}"], ["--config", "{garbage}"], ["--config", "{unknown_game}"],
+       ["--journal", "{missing}", "--config", "{good}"], ["--game", "two"],
+       ["--journal", "{record}", "-o", "{folder}"]],
+    ("record", "check"): [[path] for path in ["{missing}", "{folder}", "{garbage}", "{empty}", "{text}", "{hexover}",
+                                              "/proc/nope/game.txt", "{illegal_record}"]]
+    + [["{record}", "--ply", "9"], ["{record}", "--ply", "-1"], ["{record}", "--ply", "one"],
+       ["{record}", "--svg", "{folder}"], ["{record}", "--svg", "/proc/nope/x.svg"]],
+    ("record", "import"): [[path] for path in ["{missing}", "{garbage}", "{illegal_record}"]]
+    + [["{record}", "--journal", path] for path in ["{folder}", "{garbage}", "{not_a_journal}", "/proc/nope/j.db"]]
+    + [["{record}", "--config", "{missing}"], ["{record}", "--config", "{bad_journal}"]],
+    ("record", "replay"): [["--config", path] for path in BAD_CONFIGS]
+    + [["--config", "{good}"], ["{missing}", "--config", "{good}"], ["{illegal_record}", "--config", "{good}"],
+       ["{hexover_record}", "--config", "{good}"], ["{record}", "--config", "{good}", "--ply", "9"],
+       ["{record}", "--config", "{good}", "--seconds", "-1"], ["{record}", "--config", "{good}", "--seconds", "soon"]],
     ("sensors", "watch"): [["--config", path] for path in BAD_CONFIGS]
     + [["--config", "{good}", *more] for more in (["--interval", "-1"], ["--interval", "nan"], ["--count", "-2"],
                                                   ["--count", "0"], ["--count", "1.5"])],
@@ -208,6 +224,9 @@ def paths(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "hexover.json").write_text(json.dumps(new_game("hexover").to_json()))
     (tmp_path / "chess.json").write_text(json.dumps({"game": "chess", "options": {}, "position": {}}))
     (tmp_path / "chess_wiring.toml").write_text('format = 1\nboard = "chess"\n')
+    (tmp_path / "record.txt").write_text('[Game "squareoff"]\n\n1. p1\n')
+    (tmp_path / "illegal_record.txt").write_text('[Game "squareoff"]\n\n1. p1\n2. p1\n')
+    (tmp_path / "hexover_record.txt").write_text('[Game "hexover"]\n')
     shutil.copy(example_path("squareoff"), tmp_path / "wiring.toml")
     with contextlib.closing(sqlite3.connect(tmp_path / "other.sqlite3")) as other:
         other.execute("CREATE TABLE notes (text)")
@@ -224,6 +243,7 @@ def paths(tmp_path: Path) -> dict[str, str]:
              "empty": tmp_path / "empty", "text": tmp_path / "text", "tmp": tmp_path, "list": tmp_path / "list.json",
              "hexover": tmp_path / "hexover.json", "unknown_position": tmp_path / "chess.json",
              "chess_wiring": tmp_path / "chess_wiring.toml", "not_a_journal": tmp_path / "other.sqlite3",
+             **{name: tmp_path / f"{name}.txt" for name in ("record", "illegal_record", "hexover_record")},
              **{name: tmp_path / f"{name}.toml" for name in configs}}
     with socket.socket() as probe:  # a port free a moment ago, for a page a bad command line must not serve
         probe.bind(("127.0.0.1", 0))

@@ -15,6 +15,7 @@ from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from firmware_host.daemon import Daemon
 from firmware_host.presenter import hex_colour
+from firmware_host.records import JournalHeader
 from firmware_host.web.view import READ_ONLY_VIEW, snapshot_view
 
 
@@ -27,6 +28,7 @@ class MirrorSession:
         self._title = game.title
         self._pieces = game.pieces
         self._player_names = [game.player_name(p) for p in range(game.num_players)]
+        self._record = JournalHeader(daemon.journal.path, tuple(str(seat) for seat in daemon.seats))
         self._lock = threading.Lock()
         self._snapshot = daemon.snapshot()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -70,4 +72,5 @@ class MirrorSession:
             "turn_colour": self._pieces.get(snapshot["turn_piece"] or "", ""),
             **snapshot_view(snapshot),
             "piece_colours": self._pieces,
+            "record_header": self._record.header(snapshot["outcome"]),
         }

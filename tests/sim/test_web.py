@@ -73,7 +73,8 @@ def test_bad_messages_get_an_error_and_change_nothing(served):
     assert [a["message"] for a in answers] == [
         "not a JSON message",
         'a message needs a "type"',
-        "unknown action 'teleport'; actions: click, flip, take, drop, lift_rest, button, dice, noise, new_game, play, auto",
+        "unknown action 'teleport'; actions: click, flip, take, drop, lift_rest, button, dice, noise, new_game, play, auto, "
+        "replay, import_record",
         "nothing in hand: click a piece to lift it, or take one from the box",
         "'nowhere' is not a location of this board",
     ]

@@ -23,6 +23,7 @@ PLAUSIBLE = {
     "name": st.sampled_from(BUTTONS),
     "text": st.sampled_from(["", "end", "roll 3+4", "p1", "enter", "claim"]),
     "on": st.booleans(),
+    "ply": st.none() | st.integers(-2, 30),
     "game": st.sampled_from(list(GAMES)),
     "seats": st.lists(st.sampled_from(["human", "computer:easy", "computer:expert", "robot", 3]), max_size=4),
     "options": st.dictionaries(st.sampled_from(["players", "variant", "seed", "layout", "pieces", "goal", "mode"]),
