@@ -11,6 +11,7 @@ from firmware_host.config.hardware import Hal, driver_problem
 from firmware_host.config.problems import ConfigError, located
 from firmware_host.config.remote import RemoteConfig
 from firmware_host.config.settings import DriverConfig, LoopConfig
+from firmware_host.config.voice import VoiceConfig
 from firmware_host.seats import Seat
 from firmware_host.thinker import Thinking
 from hal.base import DriverOptionError, HardwareError
@@ -46,6 +47,8 @@ class Config:
     lines: dict[str, int]
     #: How fast the computer thinks (its speed measured when None).
     thinking: Thinking = Thinking()
+    #: Whether and how the board speaks (``[voice]``).
+    voice: VoiceConfig = VoiceConfig()
 
     @property
     def brightness(self) -> float:
