@@ -60,8 +60,8 @@ def utterance(board: BoardState) -> Utterance | None:
     seat = board.seats[player] if player < len(board.seats) else None
     if seat is None or seat.kind != "human":
         return None
-    dice = f" ({board.dice})" if board.dice else ""
-    return Utterance(f"turn {player}", f"{position.player_name(player)} to move{dice}")
+    dice = f" ({board.dice})" if board.dice else ""  # said again once the turn's dice are rolled
+    return Utterance(f"turn {player}{dice}", f"{position.player_name(player)} to move{dice}")
 
 
 class Voice:

@@ -95,6 +95,21 @@ def test_a_mistake_is_said_once_when_it_settles_and_the_next_turn_once_put_right
         daemon.close()
 
 
+def test_a_dice_game_says_the_turn_again_once_its_roll_is_known(tables, hands, tmp_path):
+    daemon, mock, clock = tables.open_board(game_class("overpass")(players=2), tmp_path / "j.sqlite3",
+                                            seats=(HUMAN, HUMAN))
+    heard = Heard()
+    daemon.watch(Voice(heard).hear)
+    person = hands.Hands(daemon, mock, clock)
+    try:
+        for text in ("enter", "roll 1+3"):
+            person.play(daemon.state, daemon.state.parse_move(text))
+        person.run(0.5)
+        assert heard.said == ["black and red to move", "black and red to move (roll 1+3)"]
+    finally:
+        daemon.close()
+
+
 # -- the [voice] section ------------------------------------------------------------------------------
 
 VOICED = """\
