@@ -5,6 +5,7 @@
 (() => {
   const menu = document.getElementById("game-name");
   const link = Object.assign(document.createElement("a"), { id: "how-to-play", target: "_blank", rel: "noopener" });
+  link.style.cssText = "display: block; margin: 0.3rem 0; color: inherit";  // its own line, in the panel's colour
   menu.after(link);
 
   function follow() {
