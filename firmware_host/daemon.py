@@ -52,7 +52,7 @@ from firmware_host.todo import Todo
 from firmware_host.tracker import Status
 from firmware_host.turns import back_to_a_person, left_to_do, previous_position, turn_began
 from firmware_host.validation import check_opened_hal, wiring_places
-from firmware_host.views import Subscriber, Views
+from firmware_host.views import Subscriber, Views, Watcher
 from hal.dice import DiceEntryError
 from wiring.model import Wiring
 
@@ -249,6 +249,11 @@ class Daemon:
     def subscribe(self, callback: Subscriber) -> None:
         """Call ``callback(snapshot)`` whenever what the board shows changes."""
         self._views.subscribers.append(callback)
+
+    def watch(self, watcher: Watcher) -> None:
+        """Call ``watcher(board_state)`` now and whenever what the board shows changes (the voice)."""
+        self._views.watchers.append(watcher)
+        watcher(self.board_state())
 
     def _say(self, note: str) -> None:
         self._note = note

@@ -9,6 +9,7 @@ from firmware_host.board_state import BoardState
 from firmware_host.decided import Decided
 from firmware_host.led_view import LedView
 from firmware_host.presenter import css_colour
+from firmware_host.voice import utterance
 from firmware_host.words import status_text
 
 
@@ -56,6 +57,7 @@ def snapshot(board: BoardState, leds: LedView) -> dict[str, Any]:
         "decided": _decided_json(board.decided or board.hint, position.history),
         "carry": board.guide.json() if board.guide is not None else None,
         "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
+        "speech": None if (said := utterance(board)) is None else said.json(),  # what the voice says now
     }
 
 

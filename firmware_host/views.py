@@ -1,5 +1,6 @@
 """The views driven from each published ``BoardState``: a new LED frame when what the LEDs mean changes
-(or a blink flips), and the subscribers (the page, the simulator) told of any change they show."""
+(or a blink flips), the subscribers (the page, the simulator) told of any change they show, and the
+watchers (the voice) handed the state itself."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from firmware_host.led_view import LedView
 from firmware_host.snapshot import snapshot
 
 Subscriber = Callable[[dict[str, Any]], None]
+Watcher = Callable[[BoardState], None]
 
 
 class Views:
@@ -19,6 +21,7 @@ class Views:
     def __init__(self, lights: LedView) -> None:
         self.lights = lights
         self.subscribers: list[Subscriber] = []
+        self.watchers: list[Watcher] = []
         self._lights: tuple[Any, ...] = ()
         self._position: tuple[Any, ...] = (-1, "")
 
@@ -35,6 +38,8 @@ class Views:
             self.lights.show(board, lights)
             self._lights = lights
         self._position = position
+        for watcher in self.watchers:
+            watcher(board)
         if self.subscribers:
             shown = snapshot(board, self.lights)
             for callback in self.subscribers:

@@ -122,8 +122,7 @@ def status_text(board: BoardState) -> str:
     remote, todo = board.remote, board.left_to_do
     sealing = remote.sealing if remote is not None else ""
     if outcome is not None:
-        who = ", ".join(position.player_name(p) for p in outcome.winners) or "nobody"
-        return (f"game over: {outcome.reason}; won by {who}" + (f"; {describe(todo)}" if todo else "")
+        return (game_over(position) + (f"; {describe(todo)}" if todo else "")
                 + (f"; {sealing}" if sealing else ""))
     first = f"{describe(todo)} (confirm when done); then " if todo else ""
     if position.chance and remote is not None and remote.fair_dice:
@@ -157,6 +156,14 @@ def status_text(board: BoardState) -> str:
     if board.thinking:
         text += " (the hint is thinking...)"
     return text + _choices_text(position, view)
+
+
+def game_over(position: Position) -> str:
+    """"game over: five in a row; won by White" (the status line's, and the voice's, words at the end)."""
+    outcome = position.outcome
+    assert outcome is not None
+    who = ", ".join(position.player_name(p) for p in outcome.winners) or "nobody"
+    return f"game over: {outcome.reason}; won by {who}"
 
 
 def _remote_words(board: BoardState, holder: str | None) -> str:

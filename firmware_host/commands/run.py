@@ -15,13 +15,14 @@ from engine.errors import GameboardError
 from engine.registry import GAMES, game_class
 from firmware_host.commands.arguments import add_page_arguments
 from firmware_host.commands.sim import DEFAULT_PORT, state_dir
-from firmware_host.config import Config, secret_warnings
+from firmware_host.config import Config, secret_warnings, voice_warnings
 from firmware_host.service_unit import ServiceUnit, withheld
 from firmware_host.validation import cannot_write, checked_config
 from wiring.model import Wiring
 
 if TYPE_CHECKING:
     from firmware_host.daemon import Daemon
+    from firmware_host.voice import Voice
     from firmware_host.web.serve import Listener
 
 
@@ -58,7 +59,7 @@ def run_daemon(args: argparse.Namespace) -> int:
                              'e.g. seats = ["human", "computer"]')
     config = checked_config(mock_config(args.mock, args.seats) if args.mock else args.config or default_config())
     wiring = config.load_wiring()
-    for warning in secret_warnings(config):
+    for warning in secret_warnings(config) + voice_warnings(config):
         print(f"gameboard: warning: {warning}", file=sys.stderr, flush=True)
     if args.check:
         problem = withheld(config, ServiceUnit.installed())
@@ -78,8 +79,23 @@ def run_daemon(args: argparse.Namespace) -> int:
     daemon.subscribe(printer)
     if listener is not None:
         start_mirror(daemon, listener)
-    daemon.run()
+    voice = speak_for(daemon, config)
+    try:
+        daemon.run()
+    finally:
+        if voice is not None:
+            voice.close()
     return 0
+
+
+def speak_for(daemon: Daemon, config: Config) -> Voice | None:
+    """The board's voice, watching the daemon, when ``[voice]`` is on (silent where espeak-ng is missing)."""
+    if not config.voice.on:
+        return None
+    from firmware_host.voice import Speaker, Voice
+    voice = Voice(Speaker(config.voice))
+    daemon.watch(voice.hear)
+    return voice
 
 
 def mock_config(game: str, seats: list[str] | None = None) -> Path:

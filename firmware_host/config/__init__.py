@@ -41,6 +41,11 @@ Example (``systemd/gameboard.toml`` is the documented one)::
     [gpio]
     pin_factory = "lgpio"           # omitted: gpiozero's own choice
 
+    [voice]                         # the board speaks through espeak-ng; omitted: silent
+    on = true
+    language = "en"
+    volume = 100
+
     [remote]                        # a game with a friend elsewhere (docs/remote.md); seats like "remote:bob"
     broker = "mqtts://broker.example:8883"
     game = "friday"
@@ -48,17 +53,18 @@ Example (``systemd/gameboard.toml`` is the documented one)::
     password_file = "broker.password"   # alice's broker password; or password = "...", making this file secret
 
 Its parts, by job: ``problems`` (each mistake at its line, ``key_lines``), ``settings`` (the
-sections' keys and their checks), ``remote`` (the ``[remote]`` section), ``hardware`` (the
-driver sections checked, the ``Hal`` they open into), ``model`` (the checked ``Config``) and
-``reading`` (the file read and every section checked).
+sections' keys and their checks), ``remote`` (the ``[remote]`` section), ``voice`` (the ``[voice]``
+section), ``hardware`` (the driver sections checked, the ``Hal`` they open into),
+``model`` (the checked ``Config``, and the warnings of a file that runs) and ``reading`` (the file read and every section checked).
 """
 
 from firmware_host.config.hardware import Hal
-from firmware_host.config.model import Config, secret_warnings
+from firmware_host.config.model import Config, secret_warnings, voice_warnings
 from firmware_host.config.problems import ConfigError, Problems, key_lines
 from firmware_host.config.reading import load_config, parse_config, read_config
 from firmware_host.config.remote import RemoteConfig
 from firmware_host.config.settings import DriverConfig, LoopConfig
+from firmware_host.config.voice import VoiceConfig
 
-__all__ = ["Config", "ConfigError", "DriverConfig", "Hal", "LoopConfig", "Problems", "RemoteConfig", "key_lines",
-           "load_config", "parse_config", "read_config", "secret_warnings"]
+__all__ = ["Config", "ConfigError", "DriverConfig", "Hal", "LoopConfig", "Problems", "RemoteConfig", "VoiceConfig",
+           "key_lines", "load_config", "parse_config", "read_config", "secret_warnings", "voice_warnings"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +13,7 @@ from firmware_host.config.hardware import Hal, driver_problem
 from firmware_host.config.problems import ConfigError, located
 from firmware_host.config.remote import RemoteConfig
 from firmware_host.config.settings import DriverConfig, LoopConfig
+from firmware_host.config.voice import ESPEAK, VoiceConfig
 from firmware_host.seats import Seat
 from firmware_host.thinker import Thinking
 from hal.base import DriverOptionError, HardwareError
@@ -46,6 +49,8 @@ class Config:
     lines: dict[str, int]
     #: How fast the computer thinks (its speed measured when None).
     thinking: Thinking = Thinking()
+    #: Whether and how the board speaks (``[voice]``).
+    voice: VoiceConfig = VoiceConfig()
 
     @property
     def brightness(self) -> float:
@@ -116,3 +121,23 @@ def secret_warnings(config: Config) -> list[str]:
     return [located(config.path, config.lines, f"remote.{key}", f"{warning} (the service's files: "
                                                                   f"chown root:gameboard {path}; chmod 0640 {path})")
             for key, path in config.remote.secrets.items() if (warning := exposure(path, held[key]))]
+
+
+def voice_warnings(config: Config) -> list[str]:
+    """``FILE:LINE: key: warning`` when the voice is on but cannot speak: espeak-ng missing, or its voice unknown."""
+    voice = config.voice
+    if not voice.on:
+        return []
+    if shutil.which(ESPEAK) is None:
+        return [located(config.path, config.lines, "voice.on",
+                        f"{ESPEAK} is not installed, so the board stays silent; install it (sudo apt install "
+                        f"{ESPEAK}) or write on = false")]
+    try:  # speaks nothing: espeak-ng only loads the voice, and fails if there is none of that name
+        known = subprocess.run([ESPEAK, "-q", "-v", voice.language, ""], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        known = True  # it cannot be asked now; the voice's own process will say why
+    if not known:
+        return [located(config.path, config.lines, "voice.language",
+                        f"{ESPEAK} has no voice {voice.language!r}, so the board stays silent; name one that "
+                        f"`{ESPEAK} --voices` lists, e.g. language = \"en\"")]
+    return []

@@ -14,6 +14,7 @@ from firmware_host.config.problems import Problems, key_lines
 from firmware_host.config.remote import check_remote
 from firmware_host.config.settings import (DRIVER_FIX, DRIVER_SETTINGS, REQUIRED_SECTIONS, SECTIONS, LoopConfig,
                                            driver_section, section_values)
+from firmware_host.config.voice import VoiceConfig
 from firmware_host.seats import Seat, parse_seats
 from firmware_host.thinker import Thinking
 
@@ -100,6 +101,7 @@ def parse_config(text: str, problems: Problems) -> Config | None:
         journal_path=base / journal if journal else _default_journal(base),
         pin_factory=values["gpio"]["pin_factory"],
         remote=remote,
+        voice=VoiceConfig(**values["voice"]),
         lines=problems.lines,
         thinking=Thinking(None if values["computer"]["speed"] == "auto" else float(values["computer"]["speed"]),
                           hint_seconds=float(values["computer"]["hint_seconds"])),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,8 @@ def _number(low: float, high: float, *, low_open: bool = False) -> Callable[[Any
 
 
 NUMBER = (int, float)
+#: An espeak-ng voice name: "en", "en-gb", "pt-br", "en-gb-x-rp" (letters, digits, '-', '+' for a variant).
+VOICE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9+_-]{0,39}")
 
 SECTIONS: dict[str, dict[str, Setting]] = {
     "game": {
@@ -77,6 +80,14 @@ SECTIONS: dict[str, dict[str, Setting]] = {
     "gpio": {
         "pin_factory": Setting((str,), None, 'name gpiozero\'s pin library, e.g. pin_factory = "lgpio" '
                                              '(lgpio, rpigpio, pigpio, native), or leave it out'),
+    },
+    "voice": {  # the board speaks through Debian's espeak-ng (firmware_host/voice.py)
+        "on": Setting((bool,), False, "use on = true (the board speaks the moments that matter) or false"),
+        "language": Setting((str,), "en", 'name an espeak-ng voice, e.g. language = "en" or "de" '
+                                          "(`espeak-ng --voices` lists them)", lambda v: bool(VOICE_NAME.fullmatch(v))),
+        "volume": Setting(NUMBER, 100, "use 0 to 200, per cent of espeak-ng's normal loudness, e.g. volume = 100",
+                          _number(0, 200)),
+        "rate": Setting(NUMBER, 160, "use 80 to 450 words a minute, e.g. rate = 160", _number(80, 450)),
     },
     "remote": {
         "broker": Setting((str,), None, 'give the MQTT broker, e.g. broker = "mqtt://192.168.1.10:1883" '

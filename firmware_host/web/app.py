@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.errors import GameboardError
 from firmware_host.web.guard import Guard, GuardMiddleware, NoFraming
+from firmware_host.web.play_docs import play_page
 
 STATIC = Path(__file__).parent / "static"
 
@@ -71,6 +72,7 @@ def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> AS
         Route("/", index),
         Route("/favicon.ico", favicon),
         WebSocketRoute("/ws", socket),
+        Route("/static/play/{name}", play_page),  # the players' pages, docs/play (firmware_host/web/play_docs.py)
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return NoFraming(Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=guard)]))

@@ -24,6 +24,7 @@ def snapshot_view(snapshot: dict[str, Any]) -> dict[str, Any]:
                    for kind, problem in snapshot["faults"].items()],
         "remote": remote_words(snapshot),
         "sensor_errors": sensor_words(snapshot),
+        "speech": snapshot["speech"],  # the moment the board's voice speaks of (static/speech.js)
     }
 
 

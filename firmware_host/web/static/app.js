@@ -124,7 +124,7 @@ function render(view) {
   $("log").replaceChildren(...view.log.map((text, index) => element("li", {},
     element("span", { className: "ply", textContent: `${index + 1}.` }), text)));
   $("log").scrollTop = $("log").scrollHeight;
-  document.dispatchEvent(new CustomEvent("view", { detail: view }));  // for the page's other parts (keys.js, replay.js)
+  document.dispatchEvent(new CustomEvent("view", { detail: view }));  // the page's other scripts hook in here
 }
 
 /** What a tap on the place under the pointer would do, or what the next tap does in general. */
