@@ -3,6 +3,8 @@ just opened, nothing.  The browser's speech is the audio boundary: its ``speak``
 And the new-game menu's "How to play" link (static/play.js) to the chosen game's page for players, served with
 its pictures."""
 
+import time
+
 from tests.sim.browser import click
 
 #: Records what the page asks the browser to say (a headless Chromium has no voices to hear).
@@ -62,3 +64,19 @@ def test_how_to_play_opens_the_chosen_games_page_with_its_pictures(served, page)
     assert all(width > 0 for _, width in sizes), sizes
     missing = rules.goto(sim.url + "static/play/chess")
     assert missing.status == 404 and "docs/play/GAME.md" in rules.locator("body").inner_text()
+
+
+def test_a_script_that_loads_late_still_gets_the_first_view(served, page):
+    """The page connects once all its scripts have run: a first view that came while play.js still loaded
+    reached no listener of it, and the link stayed empty until the next change."""
+    sim = served("hexover")
+
+    def late(route):
+        time.sleep(1.0)
+        route.continue_()
+
+    page.route("**/static/play.js", late)
+    page.goto(sim.url)
+    page.wait_for_selector("#board svg")
+    page.wait_for_timeout(300)
+    assert page.locator("#how-to-play").inner_text() == "How to play Hexover"

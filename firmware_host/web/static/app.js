@@ -260,4 +260,6 @@ $("new-game").onsubmit = (event) => {
   send({ type: "new_game", game: name, options: fieldValues(name), seats: seatValues() });
 };
 
-connect();
+// Connect once every script of the page has run: a view arriving while a later script still loads would reach
+// no listener of that script (its first view missed until something changed).
+document.addEventListener("DOMContentLoaded", connect);
