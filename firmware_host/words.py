@@ -187,7 +187,7 @@ def _choices_text(position: Position, view: TrackerView) -> str:
     if view.removals:
         offers.append(f"take off {'a' if len(view.removals) > 1 else 'the'} piece lit orange")
     if view.status is Status.READY:
-        if position.movable - position.stacks:
+        if position.carried - position.stacks:  # not the pieces a move only takes off (a capture)
             offers.append("move a glowing piece")
         if position.stacks:
             offers.append("lift a glowing stack whole to see where its pieces may go")
