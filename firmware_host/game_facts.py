@@ -90,11 +90,19 @@ def _look(state: State, wiring: Wiring, rng: random.Random, found: dict[str, boo
     them."""
     if (piece := state.turn_piece()) is not None:
         turn_pieces.add(piece)
-    expectation = Expectation(state, wiring)
-    if expectation.invisible or any(len(plans) > 1 for plans in expectation.by_reading.values()):
+    expected = {location: wiring.expected(content) for location, content in state.contents().items()}
+    readings: Counter[frozenset] = Counter()
+    moves = []
+    for move in state.legal_moves:  # what each move makes the sensors read, as Expectation reads it
+        changes = state.footprint(move).changes
+        if changes:  # not a button's move, nor one made by its name
+            readings[frozenset((change.location, after) for change in changes
+                               if (after := wiring.expected(change.after)) != expected.get(change.location))] += 1
+            moves.append(move)
+    if readings[frozenset()] or any(count > 1 for count in readings.values()):
         found["unsure"] = True  # moves that read alike, or not at all (a Trade): offered for confirm
-    plans = expectation.plans
-    for plan in rng.sample(plans, MOVES) if len(plans) > MOVES else plans:
+    expectation = Expectation(state, wiring, only=rng.sample(moves, MOVES) if len(moves) > MOVES else moves)
+    for plan in expectation.plans:
         changes = plan.footprint.changes
         lost = Counter(piece for change in changes for piece in stack_pieces(change.before))
         gained = Counter(piece for change in changes for piece in stack_pieces(change.after))
