@@ -53,8 +53,8 @@ def test_new_game_asks_before_throwing_the_game_away(served, page):
 
     page.click('#buttons button[data-button="new_game"]')
     page.click("#ask-yes")
-    wait_for_history(sim, 0)
-    assert sim.call(lambda: len(sim.session.daemon.state.history)) == 0
+    wait_for(sim, lambda s: s["history"] == [])
+    page.wait_for_function("document.querySelector('#log').textContent === ''")
 
 
 def test_hexover_confirm_is_offered_while_flips_wait_and_ends_their_reminder(served, page):
