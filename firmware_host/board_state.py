@@ -52,6 +52,8 @@ class Position:
     #: show where their pieces go, the pieces a place from the box may take, buttons (name, move), moves
     #: made by their name.
     movable: frozenset[str]
+    #: The pieces a legal move carries to another place (not those it only takes off).
+    carried: frozenset[str]
     stacks: frozenset[str]
     from_box: frozenset[str]
     buttons: tuple[tuple[str, str], ...]
@@ -82,7 +84,7 @@ def position_of(state: State, history: tuple[str, ...], expectation: Expectation
         outcome=state.outcome(), chance=state.is_chance_node(), remote_turn=remote_turn, hint_offered=hint_offered,
         expected=expectation.contents, turn_locations=movable or mine,
         turn_colour=colours.get(turn, (0, 0, 0)) if turn else (0, 0, 0), movable=movable,
-        stacks=choices.stacks & watched, from_box=choices.from_box,
+        carried=choices.carried & watched,        stacks=choices.stacks & watched, from_box=choices.from_box,
         buttons=tuple((button, str(move)) for button, move in sorted(expectation.buttons.items())),
         unseen=tuple(str(move) for move in expectation.unseen))
 

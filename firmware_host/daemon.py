@@ -33,6 +33,7 @@ from firmware_host.deciders.hint import Hints
 from firmware_host.deciders.remote import RemoteSeats
 from firmware_host.deciders.seating import Seating
 from firmware_host.expectation import Expectation, Plan, Takeback
+from firmware_host.game_facts import game_facts, lights_that_occur
 from firmware_host.journal import Journal, JournalWriteError
 from firmware_host.led_view import LedSettings, LedView
 from firmware_host.notify import Notifier
@@ -101,7 +102,10 @@ class Daemon:
         self.scanner, self.watched, self.tracker = self.sensing.scanner, self.sensing.watched, self.sensing.tracker
         game = self.state.game
         #: The LEDs and the subscribers, driven from the published state; the whose-turn glow of each piece.
-        self.lights = LedView(wiring, hal.leds, leds, game.pieces, loop.blink_ms)
+        guided = any(seat.computer or seat.remote for seat in self.seats)  # moves shown to carry out
+        self.lights = LedView(wiring, hal.leds, leds, game.pieces, loop.blink_ms, lambda: lights_that_occur(
+            game_facts(game, wiring), guided=guided, hints=hints and not all(seat.computer for seat in self.seats),
+            dice_leds=bool(leds.dice_locations), remote=remote is not None))
         self._views = Views(self.lights)
         self._piece_colours = {code: indicator(code, colour) for code, colour in game.pieces.items()}
         self._last_move: frozenset[str] = frozenset()

@@ -65,6 +65,8 @@ class Choices:
     takeoffs: frozenset[str] = frozenset()
     #: The locations a legal move takes a piece from.
     movable: frozenset[str] = frozenset()
+    #: Those a legal move carries a piece from to another place (not only takes it off: a capture, an exit).
+    carried: frozenset[str] = frozenset()
     #: Stacks a legal move takes a piece off while others stay: the sensors see that only if the whole
     #: stack is lifted (then the places its pieces may go light up).
     stacks: frozenset[str] = frozenset()
@@ -115,6 +117,7 @@ class Expectation:
         pieces: set[str] = set()
         takeoffs: set[str] = set()
         movable: set[str] = set()
+        carried: set[str] = set()
         stacks: set[str] = set()
         for plan in self.plans:
             if isinstance(plan.move, Takeback):
@@ -124,6 +127,8 @@ class Expectation:
             puts = [todo for todo in todos if todo.kind == "put"]
             removes = [todo for todo in todos if todo.kind == "remove"]
             movable |= {todo.location for todo in removes}
+            if puts:
+                carried |= {todo.location for todo in removes}
             stacks |= {todo.location for todo in todos
                        if todo.kind in ("remove", "restack") and todo.location not in seen}
             net = sum(len(stack_pieces(change.after)) - len(stack_pieces(change.before))
@@ -134,7 +139,7 @@ class Expectation:
             elif net < 0 and not puts:
                 takeoffs |= {todo.location for todo in removes}
         return Choices(frozenset(places), frozenset(pieces), frozenset(takeoffs), frozenset(movable | stacks),
-                       frozenset(stacks))
+                       frozenset(carried | stacks), frozenset(stacks))
 
     def _plan(self, move: Move, footprint: Footprint, wiring: Wiring) -> Plan:
         reading = frozenset((c.location, after) for c in footprint.changes

@@ -7,7 +7,9 @@ most scans change nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from firmware_host.board_state import BoardState
@@ -34,15 +36,22 @@ class LedView:
     """One board's LEDs: the last frame's colours and current, kept for the page's snapshot."""
 
     def __init__(self, wiring: Wiring, leds: LedSink, settings: LedSettings, pieces: dict[str, str],
-                 blink_ms: float) -> None:
+                 blink_ms: float, occurring: Callable[[], Collection[str]]) -> None:
+        """``occurring``: the names of the lights the game can show (worked out when the legend is first asked
+        for: it plays the game a little)."""
         self.presenter = Presenter(wiring, settings.brightness, settings.current_budget_ma, settings.ma_per_led,
                                    settings.dice_locations)
         self.leds = leds
         self.blink_ms = blink_ms
-        self.legend = legend(pieces)  # the game, and so its pieces, never changes
+        self.pieces, self.occurring = pieces, occurring
         #: Location -> colour of the frame shown (before brightness and budget), and the current it draws.
         self.colours: dict[str, RGB] = {}
         self.current_ma = 0.0
+
+    @cached_property
+    def legend(self) -> list[dict[str, object]]:
+        """The lights this game can show, with their meanings (the game, and so its pieces, never changes)."""
+        return legend(self.pieces, self.occurring())
 
     def key(self, board: BoardState, now: float) -> tuple[Any, ...]:
         """What the frame shows at ``now``: a new frame is due when it changes."""

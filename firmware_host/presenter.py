@@ -15,7 +15,7 @@ unless the budget cannot hold even that.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from firmware_host.decided import Guide
@@ -115,14 +115,15 @@ def indicator(piece: str, display: str) -> RGB:
     return tuple(round(c * 255 / top) for c in colour) if top else INDICATORS["black"]  # type: ignore[return-value]
 
 
-def legend(pieces: Mapping[str, str]) -> list[dict[str, object]]:
-    """Every LED state for a game whose pieces are ``pieces`` (code -> display colour), JSON-ready."""
+def legend(pieces: Mapping[str, str], occurring: Collection[str]) -> list[dict[str, object]]:
+    """The LED states a game whose pieces are ``pieces`` (code -> display colour) can show, JSON-ready: those
+    ``occurring`` names (``game_facts.lights_that_occur``), the whose-turn glows as ``turn_CODE``."""
     glows = [{"name": f"turn_{code}", "colour": css_colour(indicator(code, display)), "blinks": False,
               "meaning": f"whose turn: the {code} pieces that can move glow dim while the board waits "
                          "(all of them on a turn where none moves)"}
-             for code, display in pieces.items()]
+             for code, display in pieces.items() if f"turn_{code}" in occurring]
     return glows + [{"name": name, "colour": css_colour(light.colour), "blinks": light.blinks,
-                     "meaning": light.meaning} for name, light in LIGHTS.items()]
+                     "meaning": light.meaning} for name, light in LIGHTS.items() if name in occurring]
 
 
 class Presenter:

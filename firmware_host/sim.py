@@ -25,7 +25,9 @@ from engine.core import STACK, Game, stack_pieces
 from engine.draw import Overlay, svg
 from engine.registry import game_class
 from firmware_host.config import Hal, LoopConfig
+from firmware_host import words
 from firmware_host.daemon import Daemon
+from firmware_host.game_facts import game_facts
 from firmware_host.journal import Journal
 from firmware_host.remote.participant import Participant
 from firmware_host.seats import parse_seats
@@ -282,9 +284,17 @@ class SimSession:
         on_stack = f", on a {STACKING_KIND} adds it to the pieces there" if stacking else ""
         return f"a click on an empty place puts the {piece} piece there{on_stack}, on another piece lifts that one too"
 
+    @property
+    def flips(self) -> bool:
+        """Whether the game's pieces are ever turned over (Hexover's): elsewhere a flip would make a piece the
+        game never makes."""
+        return game_facts(self.daemon.state.game, self.wiring).flips
+
     def _flip(self, action: dict[str, Any]) -> None:
         """Turn a piece over: the next piece code of the game (Hexover's black and white)."""
         location = self._location(action)
+        if not self.flips:
+            raise SimError(words.no_flips(self.daemon.state.game.title))
         content = self.mock.contents.get(location)
         if content is None or "+" in content:
             raise SimError(f"there is no single piece on {location} to turn over")
@@ -396,6 +406,7 @@ class SimSession:
             "clicks": {location: click.describe() for location in self.wiring.channel_of
                        if (click := self.next_click(location))},
             "tray": list(game.pieces),
+            "flips": self.flips,
             "piece_colours": game.pieces,
             "noise": self.noise,
             "auto": self.auto,

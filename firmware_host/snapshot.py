@@ -45,6 +45,7 @@ def snapshot(board: BoardState, leds: LedView) -> dict[str, Any]:
                   for fix in view.fixes],
         "buttons": sorted({button for button, _ in position.buttons}
                           | ({"confirm", "hint"} if view.candidates else set())
+                          | ({"confirm"} if board.left_to_do else set())  # the person says the flips are done
                           | ({"hint"} if position.hint_offered else set()) | {"undo", "new_game"}),
         "moves": list(position.unseen),
         "history": list(position.history),

@@ -51,6 +51,11 @@ def no_restart(game: str) -> str:
     return f"a remote game is not restarted: play the next one under another game id than {game}"
 
 
+def no_flips(title: str) -> str:
+    """A flip asked for in a game whose pieces never turn over (the simulator's right-click, its flip mode)."""
+    return f"{title}'s pieces are never turned over: lift a piece to move it, take one from the box to add one"
+
+
 def press_again(button: str) -> str:
     """A move button pressed while the sensors cannot see the board."""
     return f"{FAULT_HEADS['sensors']}: press {button} again once it can"
@@ -194,7 +199,7 @@ def _choices_text(position: Position, view: TrackerView) -> str:
     if view.removals:
         offers.append(f"take off {'a' if len(view.removals) > 1 else 'the'} piece lit orange")
     if view.status is Status.READY:
-        if position.movable - position.stacks:
+        if position.carried - position.stacks:  # not the pieces a move only takes off (a capture)
             offers.append("move a glowing piece")
         if position.stacks:
             offers.append("lift a glowing stack whole to see where its pieces may go")

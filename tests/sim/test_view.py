@@ -4,7 +4,6 @@ the faults banner, the buttons' names."""
 import pytest
 
 from engine.registry import available_games
-from firmware_host.presenter import legend
 from firmware_host.sim import SimError, SimSession
 from firmware_host.web.view import snapshot_view
 from hal.clock import ManualClock
@@ -112,7 +111,8 @@ def steps(daemon, clock, count=10):
 def test_the_simulator_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_path):
     sim = session(tmp_path, "squareoff")
     view = sim.view()
-    assert view["legend"] == legend(sim.daemon.state.game.pieces) and view["faults"] == []
+    assert view["legend"] == sim.daemon.lights.legend and view["faults"] == []
+    assert {light["name"] for light in view["legend"]} >= {"turn_black", "turn_white", "destination", "removal"}
     sim.mock.unplug_sensors()
     steps(sim.daemon, sim.clock)
     assert sim.view()["faults"] == [{"kind": "sensors", "head": "the board cannot see",
@@ -124,8 +124,9 @@ def test_the_simulator_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_pat
 
 def test_the_mirror_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_path):
     daemon, mock, clock, mirror = mirrored_squareoff(tmp_path)
-    assert mirror.view()["legend"] == legend(daemon.state.game.pieces)
-    assert {light["name"] for light in mirror.view()["legend"] if light["blinks"]} >= {"todo_flip", "candidate"}
+    assert mirror.view()["legend"] == daemon.lights.legend
+    assert {light["name"] for light in mirror.view()["legend"] if light["blinks"]} == {"todo_put", "todo_remove",
+                                                                                      "fault_sensors", "fault_journal"}
     mock.unplug_sensors()
     steps(daemon, clock)
     assert [fault["head"] for fault in mirror.view()["faults"]] == ["the board cannot see"]

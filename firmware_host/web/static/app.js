@@ -75,13 +75,17 @@ function render(view) {
   if (view.turn_colour) turn.prepend(chip(view.turn_colour));
   $("dice").textContent = view.dice || "";
   $("status").textContent = view.status || "";
-  for (const part of ["controls", "hands", "setup", "flip-mode"]) $(part).hidden = view.read_only;
+  for (const part of ["controls", "hands", "setup"]) $(part).hidden = view.read_only;
+  // Pieces are turned over only in a game where they flip (Hexover's); elsewhere a right-click is refused, saying why.
+  document.body.classList.toggle("flips", Boolean(view.flips));
+  $("flip-mode").hidden = view.read_only || !view.flips;
+  if (flipMode && !view.flips) setFlipMode(false);
   $("board-help").classList.toggle("read-only", view.read_only);
 
   $("buttons").replaceChildren(...view.buttons.map((b) => {
     const button = element("button", { type: "button", textContent: b.label, disabled: !b.enabled });
     button.dataset.button = b.name;
-    button.onclick = () => send(b.action);
+    button.onclick = b.name === "new_game" ? () => askFirst(() => send(b.action)) : () => send(b.action);
     return button;
   }));
   $("dice-entry").hidden = !view.dice_entry;
@@ -220,12 +224,26 @@ function fieldValues(name) {
 $("zoom-in").onclick = () => board.zoomBy(1.5);
 $("zoom-out").onclick = () => board.zoomBy(1 / 1.5);
 $("zoom-fit").onclick = () => board.reset();
-$("flip-mode").onclick = () => {
-  flipMode = !flipMode;
+function setFlipMode(on) {
+  flipMode = on;
   $("flip-mode").setAttribute("aria-pressed", String(flipMode));
   document.body.classList.toggle("flip-mode", flipMode);
   showNext();
-};
+}
+$("flip-mode").onclick = () => setFlipMode(!flipMode);
+
+/** Run `then` (a new game) at once if no game is under way, else once the person says to throw this one away:
+ * undo cannot bring it back. */
+function askFirst(then) {
+  const moves = current.log.length;
+  if (moves === 0 || (current.daemon && current.daemon.outcome)) return then();
+  const ask = $("ask");
+  $("ask-question").textContent = `Throw away the game under way (${moves} move${moves === 1 ? "" : "s"})? ` +
+    "Undo cannot bring it back.";
+  ask.returnValue = "";
+  ask.onclose = () => { if (ask.returnValue === "yes") then(); };
+  ask.showModal();
+}
 $("drop").onclick = () => send({ type: "drop" });
 $("lift-rest").onclick = () => send({ type: "lift_rest" });
 // A box the person just ticked keeps its tick until a view shows it taken (or for TOGGLE_MS): a view sent
@@ -257,7 +275,8 @@ $("game-name").onchange = () => {
 $("new-game").onsubmit = (event) => {
   event.preventDefault();
   const name = $("game-name").value;
-  send({ type: "new_game", game: name, options: fieldValues(name), seats: seatValues() });
+  const action = { type: "new_game", game: name, options: fieldValues(name), seats: seatValues() };
+  askFirst(() => send(action));
 };
 
 // Connect once every script of the page has run: a view arriving while a later script still loads would reach

@@ -1,0 +1,34 @@
+"""What can happen in a game, found by playing it: the facts behind its legend and the simulator's flips."""
+
+from engine.registry import game_class
+from firmware_host.game_facts import game_facts, lights_that_occur
+from wiring.model import straight_wiring
+
+
+def facts(name, **options):
+    game = game_class(name)(**options)
+    return game_facts(game, straight_wiring(game.board))
+
+
+def test_hexover_flips_and_never_takes_a_piece_off_or_carries_one():
+    hexover = facts("hexover")
+    assert hexover.flips and hexover.puts and hexover.todo == {"flip"}
+    assert not (hexover.empties or hexover.carries or hexover.takes_off or hexover.stacks or hexover.unsure)
+    assert hexover.turn_pieces == {"white", "black"}
+
+
+def test_a_trade_is_no_flip_and_a_variant_changes_the_facts():
+    classic, trading = facts("squareoff"), facts("squareoff", variant="trading-places")
+    assert classic.takes_off and classic.carries and not classic.flips and not classic.unsure
+    assert trading.unsure and not trading.flips, "a Trade reads as nothing to presence sensors: confirm chooses"
+
+
+def test_the_lights_of_a_game_follow_its_facts_and_its_seats():
+    hexover = facts("hexover")
+    alone = lights_that_occur(hexover, guided=False, hints=True, dice_leds=False, remote=False)
+    assert alone == {"turn_white", "turn_black", "destination", "last_move", "todo_flip", "hint", "fix_from",
+                     "fix_to", "fault_sensors", "fault_journal"}
+    against = lights_that_occur(hexover, guided=True, hints=False, dice_leds=True, remote=True)
+    assert against - alone == {"carry_to", "fault_remote"} and "hint" not in against
+    assert "dice_first" in lights_that_occur(facts("overpass", players=2), guided=False, hints=False,
+                                             dice_leds=True, remote=False)
