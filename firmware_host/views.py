@@ -1,5 +1,6 @@
 """The views driven from each published ``BoardState``: a new LED frame when what the LEDs mean changes
-(or a blink flips), and the subscribers (the page, the simulator) told of any change they show."""
+(or a blink flips), and the subscribers (the page, the simulator) told of any change they show: a blink's
+phase is none, the page blinks by itself (``LedView.page_lights``)."""
 
 from __future__ import annotations
 
@@ -31,9 +32,12 @@ class Views:
                     board.thinking, None if remote is None else (remote.connected, tuple(sorted(remote.online.items()))))
         if lights == self._lights and position == self._position:
             return
+        meaning_changed = not self._lights or lights[0] != self._lights[0]
         if lights != self._lights:
             self.lights.show(board, lights)
             self._lights = lights
+        if not meaning_changed and position == self._position:
+            return  # only a blink's phase
         self._position = position
         if self.subscribers:
             shown = snapshot(board, self.lights)
