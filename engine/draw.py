@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-from engine.board import Board, Location
+from engine.board import Board
 from engine.core import stack_pieces
 from engine.draw_labels import Anchor, place_labels
 from engine.draw_lens import ToScale, bounds, lens_of
@@ -220,25 +220,25 @@ class Drawing:
         return "".join(parts)
 
     def _arrow(self, arrow: Arrow) -> str:
-        """A shaft from the edge of the first place's piece to the edge of the last's LED ring, and its head."""
+        """A shaft from the edge of the first place's piece to the head, whose tip touches the last place's LED
+        ring, each outlined in ink."""
         points = [self.centres[loc] for loc in arrow.through]
         start, end = self.radii[arrow.through[0]], self.radii[arrow.through[-1]]
         width = max(3.0, 0.3 * min(start, end))
         points[0] = _towards(points[0], points[1], 0.7 * start)
         tip = _towards(points[-1], points[-2], 0.9 * end)
-        head = 3.2 * width
-        base = _towards(tip, points[-2], head)
-        points[-1] = base
+        points[-1] = base = _towards(tip, points[-2], 3.2 * width)
         (x, y), (tx, ty) = base, tip
-        nx, ny = (ty - y) / head * 0.6 * head, -(tx - x) / head * 0.6 * head  # half the head's width, across
+        across = 0.6 * 3.2 * width / (math.dist(base, tip) or 1.0)  # half the head's width, per unit of length
+        nx, ny = (ty - y) * across, (x - tx) * across
         shaft = " ".join(f"{px:.2f},{py:.2f}" for px, py in points)
-        wings = f"{tx:.2f},{ty:.2f} {x + nx:.2f},{y + ny:.2f} {x - nx:.2f},{y - ny:.2f}"
+        head = f"{tx:.2f},{ty:.2f} {x + nx:.2f},{y + ny:.2f} {x - nx:.2f},{y - ny:.2f}"
         colour = f"rgb{arrow.colour}"
         return (f'<g class="arrow arrow-{escape(arrow.kind)}" data-through="{escape(" ".join(arrow.through))}">'
                 f'<polyline points="{shaft}" fill="none" stroke="{INK}" stroke-width="{width + 3:.2f}" '
-                f'stroke-linejoin="round"/><polygon points="{wings}" fill="{INK}" stroke="{INK}" stroke-width="3" '
+                f'stroke-linejoin="round"/><polygon points="{head}" fill="{INK}" stroke="{INK}" stroke-width="3" '
                 f'stroke-linejoin="round"/><polyline points="{shaft}" fill="none" stroke="{colour}" '
-                f'stroke-width="{width:.2f}" stroke-linejoin="round"/><polygon points="{wings}" fill="{colour}"/></g>')
+                f'stroke-width="{width:.2f}" stroke-linejoin="round"/><polygon points="{head}" fill="{colour}"/></g>')
 
 
 def _phase(blink: Blink | None, phase: int) -> str:

@@ -78,8 +78,8 @@ class LedView:
         on, off = ({location: turn if name == TURN else name
                     for location, name in self.presenter.meanings(self._scene(board, phase, "")).items()}
                    for phase in (True, False))
-        lights = {location: (name, off.get(location), "" if off.get(location) == name else "blink")
-                  for location, name in on.items()}
+        lights: dict[str, PageLight] = {location: (name, off.get(location), "" if off.get(location) == name
+                                                   else "blink") for location, name in on.items()}
         lights.update({location: (None, name, "blink") for location, name in off.items() if location not in on})
         if board.fault:
             flash = f"fault_{board.fault}"

@@ -334,7 +334,7 @@ class SimSession:
     # -- what the page shows ------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
-        """Everything the page shows, JSON-ready: the board drawn with its LEDs, the panels,
+        """Everything the page shows, JSON-ready: the board drawn with its LEDs (``BoardPicture``), the panels,
         the new-game form's fields (each game's options) and what a click on each location does."""
         daemon = self.daemon
         state = daemon.state

@@ -37,6 +37,7 @@ class BoardView {
   /** Draw a view: the board once per game (a new one resets the zoom), then each place whose pieces or
       lights changed and the arrows.  A blinking light blinks by itself (style.css), in step with the others. */
   draw(view) {
+    const redrawn = [];  // the places drawn anew: all of them with a new board
     if (view.drawing !== this.drawing) {
       this.drawing = view.drawing;
       this.container.innerHTML = view.drawing.svg;
@@ -57,14 +58,18 @@ class BoardView {
     for (const [loc, place] of Object.entries(view.places)) {
       const [spot, area = ""] = place;
       const before = this.drawn[loc] || ["", ""];
+      if (before[0] === spot && before[1] === area) continue;
       if (before[0] !== spot) this.spots.get(loc).innerHTML = spot;
       if (before[1] !== area && this.areas.has(loc)) this.areas.get(loc).innerHTML = area;
-      if (before[0] !== spot || before[1] !== area) blinking ||= /phase\d/.test(spot + area);
+      blinking ||= /phase\d/.test(spot + area);
       this.drawn[loc] = [spot, area];
+      redrawn.push(loc);
     }
     if (view.marks !== this.drawnMarks) this.marks.innerHTML = this.drawnMarks = view.marks;
     if (blinking) this.inStep();
     this.markPreviewed();
+    // For the page's other parts (keys.js, ...): which places' elements are new.
+    document.dispatchEvent(new CustomEvent("board-drawn", { detail: { places: redrawn } }));
   }
 
   /** Every blinking light in step, as the LEDs are: each animation counted from the page's start. */
@@ -127,7 +132,7 @@ class BoardView {
 
   down(event) {
     if (event.pointerType === "mouse" && event.button !== 0 && event.button !== 2) return;
-    this.container.setPointerCapture(event.pointerId);  // the drawing is replaced under a finger at every view
+    this.container.setPointerCapture(event.pointerId);  // a place is drawn anew under a finger when it changes
     const loc = this.locationAt(event);
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY, startX: event.clientX,
                                          startY: event.clientY, loc, secondary: event.button === 2, dragged: false });
