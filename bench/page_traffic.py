@@ -67,10 +67,13 @@ class Relay:
         self._pump(server, client, True)
 
     def _pump(self, source: socket.socket, sink: socket.socket, counted: bool) -> None:
-        while data := source.recv(65536):
-            if counted:
-                self.wire += len(data)
-            sink.sendall(data)
+        try:
+            while data := source.recv(65536):
+                if counted:
+                    self.wire += len(data)
+                sink.sendall(data)
+        except OSError:
+            pass  # the other way closed both
         sink.close()
 
 
