@@ -100,6 +100,8 @@ class Outcome:
     winners: tuple[int, ...]
     reason: str
     returns: tuple[float, ...]
+    #: The places that decided it, in order, for a drawing to mark (Hexover's completed winning path).
+    line: tuple[str, ...] = ()
 
     @property
     def winner(self) -> int | None:

@@ -131,6 +131,8 @@ class BoardState:
     dice: str
     note: str
     last_move: frozenset[str]
+    #: What the last move's arrow passes through on a page (``Guide.through``).
+    last_through: tuple[str, ...]
     remote: RemoteFacts | None
 
     @property

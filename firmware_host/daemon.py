@@ -109,6 +109,8 @@ class Daemon:
         self._views = Views(self.lights)
         self._piece_colours = {code: indicator(code, colour) for code, colour in game.pieces.items()}
         self._last_move: frozenset[str] = frozenset()
+        #: What the last move's arrow passes through (``Guide.through``).
+        self._last_through: tuple[str, ...] = ()
         #: What the last move left to do that the sensors cannot see: lit until the next move begins or confirm.
         self._todo: tuple[Todo, ...] = ()
         self._dice = self._note = ""
@@ -292,10 +294,11 @@ class Daemon:
                 return False
             self._note = words.TOOK_BACK
         else:
+            through = Guide.of(self.state, move).through
             if not self._journalled(lambda: self.game.push(move), now, words.MOVE_WAITS):
                 return False
             if plan.locations:
-                self._last_move = plan.locations
+                self._last_move, self._last_through = plan.locations, through
                 self._todo = left_to_do(plan, self.tracker.touched)
             self._note = self.tracker.view.note if plan.locations else ""
         self._position_changed(now, restoring=False)
@@ -327,7 +330,7 @@ class Daemon:
 
     def _take_back(self, plies: int) -> None:
         self.game.take_back(plies)
-        self._last_move = frozenset()
+        self._last_move, self._last_through = frozenset(), ()
         self._todo = ()
 
     def _new_game(self, now: float) -> None:
@@ -338,7 +341,7 @@ class Daemon:
         if not self._journalled(lambda: self.game.start(state), now, words.NEW_GAME_WAITS):
             return
         self.seating.new_game()
-        self._last_move = frozenset()
+        self._last_move, self._last_through = frozenset(), ()
         self._todo = ()
         self._note = words.NEW_GAME
         self._position_changed(now, restoring=True)
@@ -398,13 +401,14 @@ class Daemon:
                 and board.decided is seating.decided and board.hint is seating.hint and board.guide is seating.guide
                 and board.thinking == thinking and board.faults == self.faults and board.sensors == self.sensing.health
                 and board.dice is self._dice and board.note is self._note and board.last_move is self._last_move
+                and board.last_through is self._last_through
                 and board.remote == remote):
             return board
         self._board_seen = self.sensing.changed
         self._board = BoardState(
             self._position, view, dict(self.tracker.observed), self._todo, seating.decided, seating.hint, seating.guide,
             thinking, dict(self.faults), self.sensing.health, self.seats, self._dice, self._note, self._last_move,
-            remote)
+            self._last_through, remote)
         return self._board
 
     def _present(self, now: float) -> None:

@@ -68,6 +68,14 @@ class Guide:
                    flip=frozenset(changed),
                    by_hand=bool(footprint.changes), changes=tuple(footprint.changes))
 
+    @property
+    def through(self) -> tuple[str, ...]:
+        """What an arrow of this move passes through: the piece's place, the bridge, where it goes; () unless
+        one piece goes from one place to another."""
+        if len(self.lift) != 1 or len(self.put) != 1:
+            return ()
+        return (*self.lift, *self.path, *self.put)
+
     def json(self) -> dict[str, object]:
         return {"move": str(self.move), "lift": sorted(self.lift), "put": sorted(self.put), "path": list(self.path),
                 "remove": sorted(self.remove), "flip": sorted(self.flip),

@@ -13,13 +13,17 @@ from functools import cached_property
 from typing import Any
 
 from firmware_host.board_state import BoardState
-from firmware_host.presenter import Presenter, Scene, legend
+from firmware_host.presenter import TURN, Presenter, Scene, legend
 from firmware_host.tracker import Status
 from hal.base import RGB, LedSink
 from wiring.model import Wiring
 
 #: A fault flashes the whole board in its colour for this long, then shows the usual picture as long.
 FAULT_FLASH_S = 0.5
+
+#: A location's light as the page draws it: the light's name in the first half of a period and in the
+#: second (None: dark), and the rhythm ("" steady, "blink" every ``blink_ms``, "flash" a fault's).
+PageLight = tuple[str | None, str | None, str]
 
 
 @dataclass(frozen=True)
@@ -54,21 +58,39 @@ class LedView:
         return legend(self.pieces, self.occurring())
 
     def key(self, board: BoardState, now: float) -> tuple[Any, ...]:
-        """What the frame shows at ``now``: a new frame is due when it changes."""
+        """What the frame shows at ``now``: a new frame is due when it changes.  Its first part says what the
+        lights mean, the rest the phase of a blink and of a fault's flash (see ``page_lights``)."""
         view = board.view
         blinks = view.status is Status.CONFIRM or bool(view.todo) or bool(board.left_to_do) or board.guide is not None
         blink_on = int(now * 1000 / self.blink_ms) % 2 == 0 if blinks else True
         fault = board.fault
         fault_on = bool(fault) and int(now / FAULT_FLASH_S) % 2 == 0
-        return (view, blink_on, board.last_move, board.dice, board.position.turn_locations, fault, fault_on,
-                board.left_to_do, board.guide)
+        return ((view, board.last_move, board.dice, board.position.turn_locations, fault, board.left_to_do,
+                 board.guide), blink_on, fault_on)
 
     def show(self, board: BoardState, key: tuple[Any, ...]) -> None:
         """Draw and show the frame ``key`` (from ``LedView.key``) says."""
-        view, blink_on, _, _, _, fault, fault_on, _, _ = key
-        position = board.position
-        scene = Scene(view, board.last_move, position.turn_locations, position.turn_colour, board.dice, blink_on,
-                      fault if fault_on else "", board.left_to_do, board.guide, board.hint is not None)
-        self.colours = self.presenter.colours(scene)
+        _, blink_on, fault_on = key
+        self.colours = self.presenter.colours(self._scene(board, blink_on, board.fault if fault_on else ""))
         frame, self.current_ma = self.presenter.frame(self.colours)
         self.leds.show(frame)
+
+    def _scene(self, board: BoardState, blink_on: bool, fault: str) -> Scene:
+        position = board.position
+        return Scene(board.view, board.last_move, position.turn_locations, position.turn_colour, board.dice,
+                     blink_on, fault, board.left_to_do, board.guide, board.hint is not None)
+
+    def page_lights(self, board: BoardState) -> dict[str, PageLight]:
+        """Every lit location's light over a whole blink: a page animates the blinking itself, so a blink's
+        phase is no change to send.  Named as the legend names them (the mover's glow ``turn_PIECE``)."""
+        turn = f"turn_{board.position.turn_piece}"
+        on, off = ({location: turn if name == TURN else name
+                    for location, name in self.presenter.meanings(self._scene(board, phase, "")).items()}
+                   for phase in (True, False))
+        lights: dict[str, PageLight] = {location: (name, off.get(location), "" if off.get(location) == name
+                                                   else "blink") for location, name in on.items()}
+        lights.update({location: (None, name, "blink") for location, name in off.items() if location not in on})
+        if board.fault:
+            flash = f"fault_{board.fault}"
+            lights = {location: (flash, lights.get(location, (None,))[0], "flash") for location in self.presenter.leds}
+        return lights

@@ -69,6 +69,8 @@ LIGHTS: dict[str, Light] = {
 }
 PALETTE: dict[str, RGB] = {name: light.colour for name, light in LIGHTS.items()}
 TURN_GLOW = 0.25  # the whose-turn glow: the mover's indicator colour at this fraction
+#: The name ``Presenter.meanings`` gives the whose-turn glow (the legend's ``turn_PIECE`` of the mover).
+TURN = "turn"
 #: The least a lit LED shows on its brightest channel: a WS2812's lower PWM steps are
 #: hard to see in a lit room through a wooden board (1-4 of 255 read as off).
 MIN_VISIBLE = 16
@@ -140,62 +142,67 @@ class Presenter:
 
     def colours(self, scene: Scene) -> dict[str, RGB]:
         """Location -> colour, before brightness and budget."""
-        if scene.fault:
-            return dict.fromkeys(self.leds, PALETTE[f"fault_{scene.fault}"])
-        view = scene.view
-        lit: dict[str, RGB] = {}
         glow = tuple(int(c * TURN_GLOW) for c in scene.turn_colour)
+        return {location: glow if name == TURN else PALETTE[name]  # type: ignore[misc]
+                for location, name in self.meanings(scene).items()}
+
+    def meanings(self, scene: Scene) -> dict[str, str]:
+        """Location -> the name of its light (a key of ``LIGHTS``, or ``TURN`` for the whose-turn glow): what
+        the LED says, which the page draws in the colour a person sees, whatever the brightness."""
+        if scene.fault:
+            return dict.fromkeys(self.leds, f"fault_{scene.fault}")
+        view = scene.view
+        lit: dict[str, str] = {}
         if view.status is Status.READY:
-            lit.update(dict.fromkeys(scene.last_move, PALETTE["last_move"]))
-            lit.update(dict.fromkeys(scene.turn_locations, glow))
-        lit.update(dict.fromkeys(view.removals, PALETTE["removal"]))
-        lit.update(dict.fromkeys(view.destinations, PALETTE["destination"]))
-        lit.update(dict.fromkeys(view.lifted, PALETTE["lifted"]))
+            lit.update(dict.fromkeys(scene.last_move, "last_move"))
+            lit.update(dict.fromkeys(scene.turn_locations, TURN))
+        lit.update(dict.fromkeys(view.removals, "removal"))
+        lit.update(dict.fromkeys(view.destinations, "destination"))
+        lit.update(dict.fromkeys(view.lifted, "lifted"))
         if scene.guide is not None and view.status in (Status.READY, Status.MOVING):
             lit.update(self._guide(scene.guide, scene.hint, scene.blink_on, view.status is Status.READY))
         if view.status is Status.SETTLING:
-            lit.update(dict.fromkeys((loc for loc, _ in view.candidates[0].reading), PALETTE["destination"]))
+            lit.update(dict.fromkeys((loc for loc, _ in view.candidates[0].reading), "destination"))
         if view.status is Status.CONFIRM and scene.blink_on:
             for index, plan in enumerate(view.candidates):
                 if index != view.selected:
-                    lit.update(dict.fromkeys(plan.locations, PALETTE["candidate"]))
+                    lit.update(dict.fromkeys(plan.locations, "candidate"))
             selected = view.candidates[view.selected]  # with the places the status names (a stack touched)
-            lit.update(dict.fromkeys(selected.locations | {todo.location for todo in selected.unsure},
-                                     PALETTE["selected"]))
+            lit.update(dict.fromkeys(selected.locations | {todo.location for todo in selected.unsure}, "selected"))
         for todo in (*view.todo, *scene.todo):
             if scene.blink_on:
-                lit[todo.location] = PALETTE[f"todo_{todo.kind}"]
+                lit[todo.location] = f"todo_{todo.kind}"
             else:
                 lit.pop(todo.location, None)
-        lit.update(dict.fromkeys(view.dead_ends, PALETTE["fix_to"]))
+        lit.update(dict.fromkeys(view.dead_ends, "fix_to"))
         for fix in view.fixes:
             if fix.source:
-                lit[fix.source] = PALETTE["fix_from"]
+                lit[fix.source] = "fix_from"
             if fix.target:
-                lit[fix.target] = PALETTE["fix_to"]
+                lit[fix.target] = "fix_to"
         lit.update(self._dice(scene.dice))
         return lit
 
     @staticmethod
-    def _guide(guide: Guide, hint: bool, blink_on: bool, waiting: bool) -> dict[str, RGB]:
+    def _guide(guide: Guide, hint: bool, blink_on: bool, waiting: bool) -> dict[str, str]:
         """A move to carry out: its bridge, and while the board waits the piece to lift and where it goes
         (blinking; a hint steady, in its own colour), the pieces it takes off and those it turns over."""
-        lit = dict.fromkeys(guide.path, PALETTE["hint_path" if hint else "carry_path"])
+        lit = dict.fromkeys(guide.path, "hint_path" if hint else "carry_path")
         if waiting and (hint or blink_on):
-            lit.update(dict.fromkeys(guide.lift, PALETTE["hint" if hint else "carry_from"]))
-            lit.update(dict.fromkeys(guide.put, PALETTE["hint" if hint else "carry_to"]))
-            lit.update(dict.fromkeys(guide.remove, PALETTE["removal"]))
-            lit.update(dict.fromkeys(guide.flip, PALETTE["todo_flip"]))
+            lit.update(dict.fromkeys(guide.lift, "hint" if hint else "carry_from"))
+            lit.update(dict.fromkeys(guide.put, "hint" if hint else "carry_to"))
+            lit.update(dict.fromkeys(guide.remove, "removal"))
+            lit.update(dict.fromkeys(guide.flip, "todo_flip"))
         return lit
 
-    def _dice(self, roll: str) -> dict[str, RGB]:
+    def _dice(self, roll: str) -> dict[str, str]:
         """Each die's pips as that many dice LEDs in a row, the first die white, the second cyan."""
-        lit: dict[str, RGB] = {}
+        lit: dict[str, str] = {}
         slots = iter(self.dice_locations)
         for index, pips in enumerate(int(n) for n in re.findall(r"\d+", roll)):
-            colour = PALETTE["dice_first" if index % 2 == 0 else "dice_second"]
+            name = "dice_first" if index % 2 == 0 else "dice_second"
             for _, location in zip(range(pips), slots):
-                lit[location] = colour
+                lit[location] = name
         return lit
 
     def frame(self, colours: Mapping[str, RGB]) -> tuple[list[list[RGB]], float]:

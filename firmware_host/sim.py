@@ -22,7 +22,6 @@ from typing import Any
 from engine.ai.levels import LEVELS
 from engine.catalogue import describe_games
 from engine.core import STACK, Game, stack_pieces
-from engine.draw import Overlay, svg
 from engine.registry import game_class
 from firmware_host.config import Hal, LoopConfig
 from firmware_host import words
@@ -36,7 +35,7 @@ from firmware_host.sim_records import SimRecords
 from firmware_host.thinker import Thinking
 from firmware_host.todo import Todo
 from firmware_host.tracker import Status
-from firmware_host.web.view import snapshot_view
+from firmware_host.web.view import BoardPicture, snapshot_view
 from hal.base import BUTTONS
 from hal.dice import EnteredDice, RandomDice
 from hal.mock import MockBoard, Noise
@@ -135,6 +134,7 @@ class SimSession:
         daemon = Daemon(game, hal, self.wiring, Journal(self.journal_path), self.clock, loop=LoopConfig(),
                         seats=chosen, remote=self.remote, resume=resume, deals=self.deals, thinking=self.thinking)
         self.mock.set_contents(daemon.state.contents())
+        self.picture = BoardPicture(game.board, game.pieces)
         self.hand: list[Held] = []
         self._auto_queue, self._auto_move = [], ""
         self.records.step(None)
@@ -367,16 +367,12 @@ class SimSession:
     # -- what the page shows ------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
-        """Everything the page shows, JSON-ready: the board drawn with its LEDs, the panels,
+        """Everything the page shows, JSON-ready: the board drawn with its LEDs (``BoardPicture``), the panels,
         the new-game form's fields (each game's options) and what a click on each location does."""
         daemon = self.daemon
         state = daemon.state
         game = state.game
         snapshot = daemon.snapshot()
-        leds = {loc: colour for loc in self.wiring.channel_of
-                if any(colour := self.mock.leds.location_colour(loc))}
-        overlay = Overlay(pieces={k: v for k, v in self.mock.contents.items() if v}, leds=leds,
-                          piece_colours=game.pieces)
         offered = set(snapshot["buttons"])
         turn = ""
         if not state.is_terminal() and not state.is_chance_node():
@@ -391,7 +387,7 @@ class SimSession:
                        "players": game_class(name)().num_players, "deal": game_class(name).deal_option}
                       for name, about in describe_games().items()],
             "options": game.options,
-            "svg": svg(game.board, overlay, width=760),
+            **self.picture.view({k: v for k, v in self.mock.contents.items() if v}, snapshot),
             "turn": turn,
             "turn_colour": game.pieces.get(state.turn_piece() or "", ""),
             **snapshot_view(snapshot),

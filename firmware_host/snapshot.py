@@ -9,6 +9,7 @@ from firmware_host.board_state import BoardState
 from firmware_host.decided import Decided
 from firmware_host.led_view import LedView
 from firmware_host.presenter import css_colour
+from firmware_host.tracker import Status
 from firmware_host.voice import utterance
 from firmware_host.words import status_text
 
@@ -30,6 +31,10 @@ def snapshot(board: BoardState, leds: LedView) -> dict[str, Any]:
         "expected": position.expected,
         "observed": dict(board.observed),
         "leds": {loc: css_colour(colour) for loc, colour in leds.colours.items()},
+        # The lights over a whole blink, by name, for a page that blinks them itself; its arrows.
+        "lights": {loc: list(light) for loc, light in leds.page_lights(board).items()},
+        "blink_ms": leds.blink_ms,
+        "arrows": _arrows(board),
         "legend": leds.legend,
         "dice": board.dice,
         "current_ma": round(leds.current_ma, 1),
@@ -57,9 +62,20 @@ def snapshot(board: BoardState, leds: LedView) -> dict[str, Any]:
         "thinking": board.thinking,
         "decided": _decided_json(board.decided or board.hint, position.history),
         "carry": board.guide.json() if board.guide is not None else None,
-        "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason},
+        "outcome": None if outcome is None else {"winners": list(outcome.winners), "reason": outcome.reason,
+                                                 "line": list(outcome.line)},
         "speech": None if (said := utterance(board)) is None else said.json(),  # what the voice says now
     }
+
+
+def _arrows(board: BoardState) -> dict[str, list[str]]:
+    """The page's arrows, each the places it passes through: the last move while the board waits, and the
+    move to carry out (the computer's or a remote player's) or the hint shown."""
+    status = board.view.status
+    guide = board.guide.through if board.guide is not None and status in (Status.READY, Status.MOVING) else ()
+    last = board.last_through if status is Status.READY else ()  # as its LEDs: while the board waits
+    arrows = {"last_move": list(last), "hint" if board.hint is not None else "carry": list(guide)}
+    return {kind: through for kind, through in arrows.items() if through}
 
 
 def _decided_json(decided: Decided | None, history: tuple[str, ...]) -> dict[str, Any] | None:

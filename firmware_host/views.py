@@ -1,6 +1,7 @@
 """The views driven from each published ``BoardState``: a new LED frame when what the LEDs mean changes
-(or a blink flips), the subscribers (the page, the simulator) told of any change they show, and the
-watchers (the voice) handed the state itself."""
+(or a blink flips), the subscribers (the page, the simulator) told of any change they show: a blink's
+phase is none, the page blinks by itself (``LedView.page_lights``); and the watchers (the voice) handed the
+state itself."""
 
 from __future__ import annotations
 
@@ -34,9 +35,12 @@ class Views:
                     board.thinking, None if remote is None else (remote.connected, tuple(sorted(remote.online.items()))))
         if lights == self._lights and position == self._position:
             return
+        meaning_changed = not self._lights or lights[0] != self._lights[0]
         if lights != self._lights:
             self.lights.show(board, lights)
             self._lights = lights
+        if not meaning_changed and position == self._position:
+            return  # only a blink's phase
         self._position = position
         for watcher in self.watchers:
             watcher(board)

@@ -177,7 +177,8 @@ class HexoverState(State):
         cells = self.cells
         for path in self.t.paths:
             if _complete(cells, path):
-                return [], _result((cells[path[0]],), f"{COLOURS[cells[path[0]]]} completed a winning path")
+                return [], _result((cells[path[0]],), f"{COLOURS[cells[path[0]]]} completed a winning path",
+                                   tuple(self.t.cells[k] for k in path))
         drops = self._drop_cells(self.mover)
         if drops or self._drop_cells(1 - self.mover, first_only=True):
             return drops, None
@@ -228,6 +229,6 @@ def _complete(cells: list[int], path: tuple[int, ...]) -> bool:
     return first != EMPTY and all(cells[k] == first for k in path)
 
 
-def _result(winners: tuple[int, ...], reason: str) -> Outcome:
+def _result(winners: tuple[int, ...], reason: str, line: tuple[str, ...] = ()) -> Outcome:
     returns = tuple(0.0 if not winners else (1.0 if p in winners else -1.0) for p in (0, 1))
-    return Outcome(winners, reason, returns)
+    return Outcome(winners, reason, returns, line)

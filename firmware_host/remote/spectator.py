@@ -16,7 +16,6 @@ import random
 from typing import Any
 
 from engine.core import Game, Move
-from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from engine.hidden import PUBLIC, deal_unseen, hides_values, seen_by
 from firmware_host.remote.dice import FairDice, has_dice
@@ -24,7 +23,7 @@ from firmware_host.remote.moves import Chain, check_learning, mover, replay
 from firmware_host.remote.participant import Participant
 from firmware_host.remote.protocol import FAIR, MoveMessage, Rewrite, position_hash
 from firmware_host.remote.seals import end_check, unsealed
-from firmware_host.web.view import DICE_WORDS, READ_ONLY_VIEW
+from firmware_host.web.view import DICE_WORDS, READ_ONLY_VIEW, BoardPicture
 
 #: How often the spectator takes what the broker sent (seconds).
 FOLLOW_S = 0.05
@@ -36,6 +35,7 @@ class Spectator:
     def __init__(self, participant: Participant, game: Game) -> None:
         self.participant = participant
         self.game = game
+        self.picture = BoardPicture(game.board, game.pieces)
         start = game.new_initial_state()
         if position_hash(start) != participant.header.setup:
             raise GameboardError(f"the game {participant.link.game} starts from another position than "
@@ -160,7 +160,7 @@ class Spectator:
             **READ_ONLY_VIEW,
             "title": f"{self.game.title}: {self.participant.link.game} (watching)",
             "game": self.game.name,
-            "svg": svg(self.game.board, Overlay(pieces=pieces, leds={}, piece_colours=self.game.pieces), width=760),
+            **self.picture.view(pieces),
             "turn": turn,
             "turn_colour": self.game.pieces.get(state.turn_piece() or "", ""),
             "dice": "",

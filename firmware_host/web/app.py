@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from engine.errors import GameboardError
 from firmware_host.web.guard import Guard, GuardMiddleware, NoFraming
 from firmware_host.web.play_docs import play_page
+from firmware_host.web.transport import change, whole
 
 STATIC = Path(__file__).parent / "static"
 
@@ -32,7 +33,7 @@ class Session(Protocol):
     """What the page talks to: the simulator's session or the daemon's mirror."""
 
     def view(self) -> dict[str, Any]:
-        """Everything the page shows, JSON-ready (including the board drawing as SVG)."""
+        """Everything the page shows, JSON-ready (the board's drawing as SVG: ``view.BoardPicture``)."""
 
     def act(self, action: dict[str, Any]) -> None:
         """Carry out a person's action, a JSON object with a string "type" and fields not yet
@@ -79,11 +80,16 @@ def create_app(session: Session, *, guard: Guard, read_only: bool = False) -> AS
 
 
 async def _push_views(websocket: WebSocket, session: Session, read_only: bool) -> None:
-    """Send the view now and after every change, dropping views superseded meanwhile."""
+    """Send the whole view now, then after every change what changed (``transport.py``), dropping views
+    superseded meanwhile."""
+    shown: dict[str, Any] | None = None
     while True:
         event = session.changed()
         view = dict(session.view(), read_only=read_only)
-        await websocket.send_text(json.dumps({"type": "view", "view": view}))
+        message = whole(view) if shown is None else change(shown, view)
+        if message is not None:
+            await websocket.send_text(json.dumps(message))
+        shown = view
         await event.wait()
 
 

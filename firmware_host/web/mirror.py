@@ -11,12 +11,10 @@ import asyncio
 import threading
 from typing import Any
 
-from engine.draw import Overlay, svg
 from engine.errors import GameboardError
 from firmware_host.daemon import Daemon
-from firmware_host.presenter import hex_colour
 from firmware_host.records import JournalHeader
-from firmware_host.web.view import READ_ONLY_VIEW, snapshot_view
+from firmware_host.web.view import READ_ONLY_VIEW, BoardPicture, snapshot_view
 
 
 class MirrorSession:
@@ -24,7 +22,7 @@ class MirrorSession:
 
     def __init__(self, daemon: Daemon) -> None:
         game = daemon.state.game
-        self._board = game.board
+        self._picture = BoardPicture(game.board, game.pieces)
         self._title = game.title
         self._pieces = game.pieces
         self._player_names = [game.player_name(p) for p in range(game.num_players)]
@@ -59,7 +57,6 @@ class MirrorSession:
     def view(self) -> dict[str, Any]:
         with self._lock:
             snapshot = self._snapshot
-        leds = {loc: hex_colour(colour) for loc, colour in snapshot["leds"].items() if colour != "#000000"}
         pieces = {loc: piece for loc, piece in snapshot["expected"].items() if piece}
         player = snapshot["turn"]
         turn = self._player_names[player] if 0 <= player < len(self._player_names) else ""
@@ -67,7 +64,7 @@ class MirrorSession:
             **READ_ONLY_VIEW,
             "title": self._title,
             "game": snapshot["game"],
-            "svg": svg(self._board, Overlay(pieces=pieces, leds=leds, piece_colours=self._pieces), width=760),
+            **self._picture.view(pieces, snapshot),
             "turn": turn,
             "turn_colour": self._pieces.get(snapshot["turn_piece"] or "", ""),
             **snapshot_view(snapshot),

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.board import Board
+from engine.draw import Arrow, Blink, Drawing, Overlay
+from firmware_host.presenter import PALETTE, indicator
 from firmware_host.words import FAULT_HEADS
-from hal.base import SensorHealth
+from hal.base import RGB, SensorHealth
+
+#: How wide the page's board is drawn (px; the page scales it to fit).
+BOARD_WIDTH = 760
+#: The light whose colour each kind of arrow takes.
+ARROW_LIGHTS = {"last_move": "last_move", "carry": "carry_to", "hint": "hint"}
 
 #: The parts of the page a read-only page (the mirror, a spectator's) leaves empty: no form, no hands.
 READ_ONLY_VIEW: dict[str, Any] = {"games": [], "options": {}, "buttons": [], "dice_entry": False, "hand": [],
@@ -51,3 +60,57 @@ def remote_words(snapshot: dict[str, Any]) -> str:
 #: How a remote game's dice are rolled, in the remote line ("" for a game without dice).
 DICE_WORDS = {"": "", "fair": "; fair dice: every seat rolls them together through the broker (no board's own dice "
                              "are read)", "by hand": "; dice by hand, as every seat agreed"}
+
+
+class BoardPicture:
+    """A game's board as the page shows it: the board itself (``drawing``, the same for the whole game, with
+    every place's name in a group the page shows on request), then each place's pieces and lights
+    (``places``: location -> [its spot, its area if it has one]) and the arrows (``marks``), as SVG.
+
+    Lights come by name, drawn in the colour of their meaning as a lit LED looks (the legend's colours),
+    whatever the brightness; a blinking one carries both phases and the page blinks it.
+    """
+
+    def __init__(self, board: Board, piece_colours: Mapping[str, str]) -> None:
+        self.drawing = Drawing(board, BOARD_WIDTH)
+        self.piece_colours = dict(piece_colours)
+        self.colours: dict[str, RGB] = {**PALETTE, **{f"turn_{code}": indicator(code, display)
+                                                     for code, display in piece_colours.items()}}
+        self.frame = {"board": board.name, "svg": self.drawing.frame(ids=True)}
+        self._places: dict[tuple[Any, ...], list[str]] = {}
+
+    def view(self, pieces: Mapping[str, str], snapshot: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The board's keys of the view: ``pieces`` where they stand, and the lights, arrows and the line
+        that decided the game (Hexover's winning path) of a daemon's ``snapshot``, if there is one."""
+        lights: Mapping[str, Sequence[Any]] = snapshot["lights"] if snapshot else {}
+        arrows: Mapping[str, Sequence[str]] = snapshot["arrows"] if snapshot else {}
+        outcome = snapshot["outcome"] if snapshot else None
+        line = outcome["line"] if outcome else ()
+        leds: dict[str, RGB] = {}
+        blinks: dict[str, Blink] = {}
+        for location, (first, second, rhythm) in lights.items():
+            if first is not None:
+                leds[location] = self.colours[first]
+            if rhythm:
+                blinks[location] = Blink(None if second is None else self.colours[second], rhythm)
+        overlay = Overlay(pieces=pieces, leds=leds, piece_colours=self.piece_colours, blinks=blinks,
+                          arrows=tuple(Arrow(tuple(through), self.colours[ARROW_LIGHTS[kind]], kind)
+                                       for kind, through in arrows.items()), line=tuple(line))
+        return {"drawing": self.frame, "places": {location: self._place(location, overlay)
+                                                  for location in self.drawing.board.locations},
+                "marks": self.drawing.marks(overlay), "blink_ms": snapshot["blink_ms"] if snapshot else 0}
+
+    def _place(self, location: str, overlay: Overlay) -> list[str]:
+        """A place's spot and area, drawn once for each state it is in (a game visits few)."""
+        key = (location, overlay.pieces.get(location), overlay.leds.get(location), overlay.blinks.get(location))
+        drawn = self._places.get(key)
+        if drawn is None:
+            if len(self._places) > PLACES_KEPT:
+                self._places.clear()
+            area = self.drawing.area(location, overlay)
+            drawn = self._places[key] = [self.drawing.spot(location, overlay), *([area] if area else [])]
+        return drawn
+
+
+#: How many drawn places a ``BoardPicture`` keeps before it starts again.
+PLACES_KEPT = 5000

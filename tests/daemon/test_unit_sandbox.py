@@ -17,6 +17,7 @@ import pytest
 import websockets
 
 from engine.boards import load_board
+from firmware_host.web.transport import apply
 from tests.daemon.conftest import helper
 from tests.hal.fake_coprocessor import FakeCoprocessor
 from tests.remote.broker import Mosquitto, find_mosquitto, free_port
@@ -113,10 +114,11 @@ def test_the_hint_press_under_the_web_drop_in(boot, tmp_path: Path) -> None:
     async def press_hint() -> str:
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as page:
             await page.send(json.dumps({"type": "button", "name": "hint"}))
-            status = ""
+            status, view = "", None
             while ": hint: " not in status:
                 message = json.loads(await page.recv())
-                status = message["view"]["status"] if message["type"] == "view" else status
+                view = apply(view, message) if message["type"] in ("view", "change") else view
+                status = view["status"] if view else status
                 assert "failed" not in status, status
             return status
 

@@ -16,6 +16,8 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from firmware_host.web.transport import apply
+
 COMMAND = str(Path(sys.executable).with_name("gameboard"))
 START_TIMEOUT_S = 30.0
 
@@ -102,8 +104,8 @@ class Page:
             except ConnectionClosed:
                 time.sleep(0.1)  # the command ended: said above
                 continue
-            if message["type"] == "view":
-                self.view = message["view"]
+            if message["type"] in ("view", "change"):
+                self.view = apply(self.view or None, message)
             elif message["type"] == "error":
                 self.errors.append(message["message"])
         return self.view

@@ -22,6 +22,7 @@ from firmware_host.presenter import PALETTE
 from firmware_host.web.mirror import MirrorSession
 from firmware_host.web.guard import Guard
 from firmware_host.web.serve import Listener
+from firmware_host.web.transport import apply
 from hal.clock import ManualClock
 from hal.dice import RandomDice
 from hal.mock import MockBoard
@@ -61,9 +62,34 @@ def test_the_first_message_is_the_whole_view(served):
     view = first["view"]
     assert first["type"] == "view"
     assert view["game"] == "squareoff" and view["read_only"] is False
-    assert view["svg"].startswith("<svg") and 'data-loc="p1"' in view["svg"]
+    assert view["drawing"]["svg"].startswith("<svg") and 'data-spot="p1"' in view["drawing"]["svg"]
+    assert 'data-loc="p1"' in view["places"]["p1"][0]
     assert view["tray"] == ["black", "white"]
     assert {b["name"] for b in view["buttons"]} >= {"end_turn", "confirm", "undo", "new_game", "hint"}
+
+
+def test_after_the_whole_view_each_change_sends_what_changed_and_the_page_holds_the_view(served):
+    sim = served("squareoff")
+
+    async def talk():
+        async with websockets.connect(socket_url(sim.url)) as ws:
+            first = json.loads(await ws.recv())
+            view, changes = apply(None, first), []
+            for action in ({"type": "take", "piece": "black"}, {"type": "click", "loc": "p5"}):
+                await ws.send(json.dumps(action))
+            while True:  # until the move is played and the board has settled
+                try:
+                    changes.append(json.loads(await asyncio.wait_for(ws.recv(), 1.0 if view["log"] else 10)))
+                except TimeoutError:
+                    return first, view, changes
+                view = apply(view, changes[-1])
+
+    first, view, changes = asyncio.run(talk())
+    assert view["log"] == ["p5"] and 'data-piece="black"' in view["places"]["p5"][0]
+    assert view == dict(sim.call(sim.session.view), read_only=False), "the changes add up to the view"
+    assert {change["type"] for change in changes} == {"change"}
+    assert not any("drawing" in change["view"] for change in changes), "the board is drawn once"
+    assert sum(len(json.dumps(change)) for change in changes) < len(json.dumps(first))
 
 
 def test_bad_messages_get_an_error_and_change_nothing(served):
@@ -171,7 +197,7 @@ def test_the_mirror_shows_what_the_daemon_shows_and_takes_no_action(tmp_path):
         daemon.step()
     view = mirror.view()
     assert view["log"] == ["p1"]
-    assert 'data-piece="black"' in view["svg"]
+    assert 'data-piece="black"' in view["places"]["p1"][0]
     assert view["turn"] == daemon.state.game.player_name(1)
     daemon.close()
 
@@ -179,13 +205,12 @@ def test_the_mirror_shows_what_the_daemon_shows_and_takes_no_action(tmp_path):
 def test_the_page_says_when_the_board_cannot_see_and_shows_the_board_flashing(tmp_path):
     daemon, mock, clock, mirror = mirrored_squareoff(tmp_path)
     mock.unplug_sensors()
-    flashed = False
     for _ in range(10):
         clock.advance(0.1)
         daemon.step()
-        flashed |= f"rgb{PALETTE['fault_sensors']}" in mirror.view()["svg"]
     assert mirror.view()["status"] == "the board cannot see: the mock board's sensor cable is unplugged"
-    assert flashed
+    flashing = f'stroke="rgb{PALETTE["fault_sensors"]}" class="led flash phase1"'
+    assert all(flashing in spot for spot, *_ in mirror.view()["places"].values()), "the page flashes every LED"
     mock.repair_sensors()
     clock.advance(0.1)
     daemon.step()

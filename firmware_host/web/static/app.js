@@ -34,8 +34,21 @@ function connect() {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view") render(message.view);
+    if (message.type === "change") render(applyChange(current, message));
     if (message.type === "error") $("error").textContent = message.message;
   };
+}
+
+/** The view once a change arrived: the keys it carries, and the entries of the keys kept entry by entry (the
+    places, ...) that it changes or drops (firmware_host/web/transport.py).  A page connecting gets the whole
+    view first. */
+function applyChange(view, message) {
+  const updated = { ...view, ...message.view };
+  for (const key of new Set([...Object.keys(message.merge), ...Object.keys(message.drop)])) {
+    updated[key] = { ...view[key], ...message.merge[key] };
+    for (const entry of message.drop[key] || []) delete updated[key][entry];
+  }
+  return updated;
 }
 
 function send(action) {
@@ -69,7 +82,7 @@ function render(view) {
   document.body.dataset.readOnly = view.read_only;
   $("title").textContent = view.title;
   $("mode").textContent = view.read_only ? "mirror of the board" : "simulator";
-  board.show(view.svg);
+  board.draw(view);
   const turn = $("turn");
   turn.replaceChildren(view.turn || "");
   if (view.turn_colour) turn.prepend(chip(view.turn_colour));
@@ -224,6 +237,11 @@ function fieldValues(name) {
 $("zoom-in").onclick = () => board.zoomBy(1.5);
 $("zoom-out").onclick = () => board.zoomBy(1 / 1.5);
 $("zoom-fit").onclick = () => board.reset();
+$("names").onclick = () => {
+  const on = $("names").getAttribute("aria-pressed") !== "true";
+  $("names").setAttribute("aria-pressed", String(on));
+  board.showNames(on);
+};
 function setFlipMode(on) {
   flipMode = on;
   $("flip-mode").setAttribute("aria-pressed", String(flipMode));

@@ -16,6 +16,7 @@ class BoardView {
     this.tap = tap;
     this.preview = preview;
     this.svg = null;
+    this.drawing = null;  // the drawing of the board shown (the view's), and what each place shows on it
     this.whole = null;  // the drawing's own viewBox: {x, y, w, h}
     this.shown = null;  // the part of it shown
     this.pointers = new Map();  // pointer id -> {x, y, startX, startY, loc, secondary, dragged}
@@ -33,16 +34,52 @@ class BoardView {
     container.addEventListener("contextmenu", (event) => event.preventDefault());  // a right-click is a tap
   }
 
-  /** Show a new drawing, keeping the zoom while the board is the same. */
-  show(svgText) {
-    this.container.innerHTML = svgText;
-    this.svg = this.container.querySelector("svg");
-    const [x, y, w, h] = this.svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
-    const sameBoard = this.whole && this.whole.w === w && this.whole.h === h;
-    this.whole = { x, y, w, h };
-    if (!sameBoard) this.shown = { ...this.whole };
-    this.apply();
+  /** Draw a view: the board once per game (a new one resets the zoom), then each place whose pieces or
+      lights changed and the arrows.  A blinking light blinks by itself (style.css), in step with the others. */
+  draw(view) {
+    const redrawn = [];  // the places drawn anew: all of them with a new board
+    if (view.drawing !== this.drawing) {
+      this.drawing = view.drawing;
+      this.container.innerHTML = view.drawing.svg;
+      this.svg = this.container.querySelector("svg");
+      this.spots = new Map([...this.svg.querySelectorAll("[data-spot]")].map((g) => [g.dataset.spot, g]));
+      this.areas = new Map([...this.svg.querySelectorAll("[data-area]")].map((g) => [g.dataset.area, g]));
+      this.marks = this.svg.querySelector("g.marks");
+      this.drawn = {};
+      this.drawnMarks = "";
+      const [x, y, w, h] = this.svg.getAttribute("viewBox").split(/[\s,]+/).map(Number);
+      const sameBoard = this.whole && this.whole.w === w && this.whole.h === h;
+      this.whole = { x, y, w, h };
+      if (!sameBoard) this.shown = { ...this.whole };
+      this.apply();
+    }
+    this.container.style.setProperty("--blink-period", `${2 * (view.blink_ms || 400)}ms`);
+    let blinking = false;
+    for (const [loc, place] of Object.entries(view.places)) {
+      const [spot, area = ""] = place;
+      const before = this.drawn[loc] || ["", ""];
+      if (before[0] === spot && before[1] === area) continue;
+      if (before[0] !== spot) this.spots.get(loc).innerHTML = spot;
+      if (before[1] !== area && this.areas.has(loc)) this.areas.get(loc).innerHTML = area;
+      blinking ||= /phase\d/.test(spot + area);
+      this.drawn[loc] = [spot, area];
+      redrawn.push(loc);
+    }
+    if (view.marks !== this.drawnMarks) this.marks.innerHTML = this.drawnMarks = view.marks;
+    if (blinking) this.inStep();
     this.markPreviewed();
+    // For the page's other parts (keys.js, ...): which places' elements are new.
+    document.dispatchEvent(new CustomEvent("board-drawn", { detail: { places: redrawn } }));
+  }
+
+  /** Every blinking light in step, as the LEDs are: each animation counted from the page's start. */
+  inStep() {
+    for (const animation of this.svg.getAnimations({ subtree: true })) animation.startTime = 0;
+  }
+
+  /** Show or hide the places' names. */
+  showNames(on) {
+    this.container.classList.toggle("names", on);
   }
 
   get zoom() { return this.whole.w / this.shown.w; }
@@ -95,7 +132,7 @@ class BoardView {
 
   down(event) {
     if (event.pointerType === "mouse" && event.button !== 0 && event.button !== 2) return;
-    this.container.setPointerCapture(event.pointerId);  // the drawing is replaced under a finger at every view
+    this.container.setPointerCapture(event.pointerId);  // a place is drawn anew under a finger when it changes
     const loc = this.locationAt(event);
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY, startX: event.clientX,
                                          startY: event.clientY, loc, secondary: event.button === 2, dragged: false });
