@@ -15,7 +15,7 @@ unless the budget cannot hold even that.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from firmware_host.decided import Guide
@@ -68,6 +68,8 @@ LIGHTS: dict[str, Light] = {
                                          "id): the whole board flashes, the usual picture between", True),
 }
 PALETTE: dict[str, RGB] = {name: light.colour for name, light in LIGHTS.items()}
+#: The whose-turn glow's name among the meanings (its colour is the mover's, per game: ``indicator``).
+TURN = "turn"
 TURN_GLOW = 0.25  # the whose-turn glow: the mover's indicator colour at this fraction
 #: The least a lit LED shows on its brightest channel: a WS2812's lower PWM steps are
 #: hard to see in a lit room through a wooden board (1-4 of 255 read as off).
@@ -139,63 +141,15 @@ class Presenter:
 
     def colours(self, scene: Scene) -> dict[str, RGB]:
         """Location -> colour, before brightness and budget."""
-        if scene.fault:
-            return dict.fromkeys(self.leds, PALETTE[f"fault_{scene.fault}"])
-        view = scene.view
-        lit: dict[str, RGB] = {}
         glow = tuple(int(c * TURN_GLOW) for c in scene.turn_colour)
-        if view.status is Status.READY:
-            lit.update(dict.fromkeys(scene.last_move, PALETTE["last_move"]))
-            lit.update(dict.fromkeys(scene.turn_locations, glow))
-        lit.update(dict.fromkeys(view.removals, PALETTE["removal"]))
-        lit.update(dict.fromkeys(view.destinations, PALETTE["destination"]))
-        lit.update(dict.fromkeys(view.lifted, PALETTE["lifted"]))
-        if scene.guide is not None and view.status in (Status.READY, Status.MOVING):
-            lit.update(self._guide(scene.guide, scene.hint, scene.blink_on, view.status is Status.READY))
-        if view.status is Status.SETTLING:
-            lit.update(dict.fromkeys((loc for loc, _ in view.candidates[0].reading), PALETTE["destination"]))
-        if view.status is Status.CONFIRM and scene.blink_on:
-            for index, plan in enumerate(view.candidates):
-                if index != view.selected:
-                    lit.update(dict.fromkeys(plan.locations, PALETTE["candidate"]))
-            selected = view.candidates[view.selected]  # with the places the status names (a stack touched)
-            lit.update(dict.fromkeys(selected.locations | {todo.location for todo in selected.unsure},
-                                     PALETTE["selected"]))
-        for todo in (*view.todo, *scene.todo):
-            if scene.blink_on:
-                lit[todo.location] = PALETTE[f"todo_{todo.kind}"]
-            else:
-                lit.pop(todo.location, None)
-        lit.update(dict.fromkeys(view.dead_ends, PALETTE["fix_to"]))
-        for fix in view.fixes:
-            if fix.source:
-                lit[fix.source] = PALETTE["fix_from"]
-            if fix.target:
-                lit[fix.target] = PALETTE["fix_to"]
-        lit.update(self._dice(scene.dice))
-        return lit
+        return {location: glow if meaning == TURN else PALETTE[meaning]  # type: ignore[misc]
+                for location, meaning in self.meanings(scene).items()}
 
-    @staticmethod
-    def _guide(guide: Guide, hint: bool, blink_on: bool, waiting: bool) -> dict[str, RGB]:
-        """A move to carry out: its bridge, and while the board waits the piece to lift and where it goes
-        (blinking; a hint steady, in its own colour), the pieces it takes off and those it turns over."""
-        lit = dict.fromkeys(guide.path, PALETTE["hint_path" if hint else "carry_path"])
-        if waiting and (hint or blink_on):
-            lit.update(dict.fromkeys(guide.lift, PALETTE["hint" if hint else "carry_from"]))
-            lit.update(dict.fromkeys(guide.put, PALETTE["hint" if hint else "carry_to"]))
-            lit.update(dict.fromkeys(guide.remove, PALETTE["removal"]))
-            lit.update(dict.fromkeys(guide.flip, PALETTE["todo_flip"]))
-        return lit
-
-    def _dice(self, roll: str) -> dict[str, RGB]:
-        """Each die's pips as that many dice LEDs in a row, the first die white, the second cyan."""
-        lit: dict[str, RGB] = {}
-        slots = iter(self.dice_locations)
-        for index, pips in enumerate(int(n) for n in re.findall(r"\d+", roll)):
-            colour = PALETTE["dice_first" if index % 2 == 0 else "dice_second"]
-            for _, location in zip(range(pips), slots):
-                lit[location] = colour
-        return lit
+    def meanings(self, scene: Scene) -> dict[str, str]:
+        """Location -> the ``LIGHTS`` name it shows (``TURN`` for the whose-turn glow): a fault on every LED."""
+        if scene.fault:
+            return dict.fromkeys(self.leds, f"fault_{scene.fault}")
+        return meanings(scene, self.dice_locations)
 
     def frame(self, colours: Mapping[str, RGB]) -> tuple[list[list[RGB]], float]:
         """The frame for the strips and the current it draws (mA), never above the budget.
@@ -229,6 +183,64 @@ class Presenter:
                 strips[strip][index] = colour
                 drawn += sum(colour)
         return strips, drawn * self.ma_per_unit
+
+
+def meanings(scene: Scene, dice_locations: Sequence[str] = ()) -> dict[str, str]:
+    """Location -> the ``LIGHTS`` name it shows (``TURN`` for the whose-turn glow), by priority; faults aside."""
+    view = scene.view
+    lit: dict[str, str] = {}
+    if view.status is Status.READY:
+        lit.update(dict.fromkeys(scene.last_move, "last_move"))
+        lit.update(dict.fromkeys(scene.turn_locations, TURN))
+    lit.update(dict.fromkeys(view.removals, "removal"))
+    lit.update(dict.fromkeys(view.destinations, "destination"))
+    lit.update(dict.fromkeys(view.lifted, "lifted"))
+    if scene.guide is not None and view.status in (Status.READY, Status.MOVING):
+        lit.update(_guide(scene.guide, scene.hint, scene.blink_on, view.status is Status.READY))
+    if view.status is Status.SETTLING:
+        lit.update(dict.fromkeys((loc for loc, _ in view.candidates[0].reading), "destination"))
+    if view.status is Status.CONFIRM and scene.blink_on:
+        for index, plan in enumerate(view.candidates):
+            if index != view.selected:
+                lit.update(dict.fromkeys(plan.locations, "candidate"))
+        selected = view.candidates[view.selected]  # with the places the status names (a stack touched)
+        lit.update(dict.fromkeys(selected.locations | {todo.location for todo in selected.unsure}, "selected"))
+    for todo in (*view.todo, *scene.todo):
+        if scene.blink_on:
+            lit[todo.location] = f"todo_{todo.kind}"
+        else:
+            lit.pop(todo.location, None)
+    lit.update(dict.fromkeys(view.dead_ends, "fix_to"))
+    for fix in view.fixes:
+        if fix.source:
+            lit[fix.source] = "fix_from"
+        if fix.target:
+            lit[fix.target] = "fix_to"
+    lit.update(_dice(scene.dice, dice_locations))
+    return lit
+
+
+def _guide(guide: Guide, hint: bool, blink_on: bool, waiting: bool) -> dict[str, str]:
+    """A move to carry out: its bridge, and while the board waits the piece to lift and where it goes
+    (blinking; a hint steady, in its own colour), the pieces it takes off and those it turns over."""
+    lit = dict.fromkeys(guide.path, "hint_path" if hint else "carry_path")
+    if waiting and (hint or blink_on):
+        lit.update(dict.fromkeys(guide.lift, "hint" if hint else "carry_from"))
+        lit.update(dict.fromkeys(guide.put, "hint" if hint else "carry_to"))
+        lit.update(dict.fromkeys(guide.remove, "removal"))
+        lit.update(dict.fromkeys(guide.flip, "todo_flip"))
+    return lit
+
+
+def _dice(roll: str, dice_locations: Sequence[str]) -> dict[str, str]:
+    """Each die's pips as that many dice LEDs in a row, in the first die's colour and the second's by turns."""
+    lit: dict[str, str] = {}
+    slots = iter(dice_locations)
+    for index, pips in enumerate(int(n) for n in re.findall(r"\d+", roll)):
+        meaning = "dice_first" if index % 2 == 0 else "dice_second"
+        for _, location in zip(range(pips), slots):
+            lit[location] = meaning
+    return lit
 
 
 def _dim(colour: RGB, scale: float, floor: int) -> RGB:
