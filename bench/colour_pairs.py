@@ -1,6 +1,7 @@
 """The LED meanings lit together in real play, against those ``firmware_host.lit_together`` derives.
 
     python bench/colour_pairs.py [--seeds 2] [--moves 80] [--against LEVEL] [GAME ...]
+    python bench/colour_pairs.py --distances [GAME ...]
 
 Every game is played on the simulator (the daemon on the mock board) by the person of
 ``firmware_host/sim_person.py``, at random under each seed, first alone and then against the
@@ -8,6 +9,9 @@ computer at LEVEL (its moves carried out by the auto hands, so the computer's gu
 each frame the presenter draws is recorded as the set of meanings it shows.  Prints, per
 game, the frames and pairs seen, the pairs seen that the derivation lacks (there must be
 none: the derivation is meant as a superset), and how many derived pairs play reached.
+With ``--distances`` it plays nothing and prints, per simulation, the closest pairs of
+meanings lit together in another colour (CIEDE2000; tests/daemon/test_colour_vision.py
+holds them to 15 or more).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.registry import available_games, game_class  # noqa: E402
-from firmware_host.lit_together import GameFacts, lit_together  # noqa: E402
+from firmware_host.colour_vision import SIMULATIONS  # noqa: E402
+from firmware_host.lit_together import GameFacts, closest, lit_together  # noqa: E402
 from firmware_host.presenter import TURN, Scene  # noqa: E402
 from firmware_host.sim import SimSession  # noqa: E402
 from firmware_host.sim_person import LedPerson, Lost  # noqa: E402
@@ -77,13 +82,31 @@ def play(name: str, seed: int, moves: int, level: str | None, frames: set[frozen
             daemon.close()
 
 
+def distances(games: list[str], shown: int = 4) -> None:
+    """The closest pairs lit together per simulation, over ``games``: each pair once, with the games it is in."""
+    found: dict[tuple[str, str, str], tuple[float, list[str]]] = {}
+    for name in games:
+        for distance, simulation, first, second in closest(GameFacts.of(game_class(name)())):
+            found.setdefault((simulation, first, second), (distance, []))[1].append(name)
+    print(f"{'simulation':13} closest pairs lit together (CIEDE2000)")
+    for simulation in SIMULATIONS:
+        rows = sorted((distance, first, second, games_in) for (sim, first, second), (distance, games_in)
+                      in found.items() if sim == simulation)[:shown]
+        print(f"{simulation:13} " + "; ".join(f"{first}/{second} {distance:.1f} ({len(games_in)} games)"
+                                            for distance, first, second, games_in in rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", default=list(available_games()))
     parser.add_argument("--seeds", type=int, default=2)
     parser.add_argument("--moves", type=int, default=80)
     parser.add_argument("--against", default="easy", metavar="LEVEL")
+    parser.add_argument("--distances", action="store_true", help="print the closest pairs; play nothing")
     args = parser.parse_args()
+    if args.distances:
+        distances(args.games)
+        return
     missing_anywhere = 0
     print(f"{'game':16} {'frames':>6} {'pairs':>5} {'derived':>7} {'reached':>7} {'wall s':>6}  not derived")
     for name in args.games:

@@ -35,31 +35,33 @@ class Light:
 
 
 #: Every LED state but the whose-turn glow (per player: ``indicator``); docs/daemon.md and the page show the same.
+#: No two lit together are closer than 15 CIEDE2000 to normal eyes or to a dichromat (Machado 2009); those of one
+#: colour are told apart by the status line (tests/daemon/test_colour_vision.py, firmware_host/lit_together.py).
 LIGHTS: dict[str, Light] = {
-    "destination": Light((0, 200, 40), "a piece may go here: where the lifted piece can end or, with nothing "
-                                       "lifted, where a piece from the box may be placed"),
-    "removal": Light((255, 110, 0), "a piece that may be taken off, or that the move under way (or the one "
-                                    "shown to make) takes off"),
-    "lifted": Light((0, 150, 255), "the lifted piece came from here"),
-    "last_move": Light((90, 0, 160), "the last accepted move"),
-    "todo_put": Light((0, 200, 40), "put a piece here: the move needs it (the status says which)", True),
-    "todo_remove": Light((255, 110, 0), "take this piece off: the move needs it", True),
-    "todo_flip": Light((0, 220, 220), "turn this piece over (or change it as the status says)", True),
-    "todo_restack": Light((0, 220, 220), "change the stack here as the status says", True),
-    "carry_from": Light((190, 255, 0), "the computer's (or a remote player's) move: lift this piece (the status "
+    "destination": Light((106, 255, 184), "a piece may go here: where the lifted piece can end or, with nothing "
+                                          "lifted, where a piece from the box may be placed"),
+    "removal": Light((226, 167, 51), "a piece that may be taken off, or that the move under way (or the one "
+                                     "shown to make) takes off"),
+    "lifted": Light((8, 16, 231), "the lifted piece came from here"),
+    "last_move": Light((202, 160, 255), "the last accepted move"),
+    "todo_put": Light((106, 255, 184), "put a piece here: the move needs it (the status says which)", True),
+    "todo_remove": Light((226, 167, 51), "take this piece off: the move needs it", True),
+    "todo_flip": Light((22, 180, 167), "turn this piece over (or change it as the status says)", True),
+    "todo_restack": Light((22, 180, 167), "change the stack here as the status says", True),
+    "carry_from": Light((204, 5, 252), "the computer's (or a remote player's) move: lift this piece (the status "
                                        "says the move)", True),
-    "carry_to": Light((0, 255, 190), "the computer's (or a remote player's) move: put the piece here", True),
-    "carry_path": Light((60, 60, 255), "the computer's (or a remote player's) move: the bridge the piece passes over"),
-    "hint": Light((255, 255, 255), "hint: the best move found: lift the piece lit white and put it on the other"),
-    "hint_path": Light((120, 120, 160), "hint: the bridge the piece passes over"),
-    "candidate": Light((255, 200, 0), "moves the sensors cannot tell apart: hint steps through them", True),
-    "selected": Light((255, 255, 255), "the move confirm will make, with the places whose pieces the status "
+    "carry_to": Light((229, 255, 255), "the computer's (or a remote player's) move: put the piece here", True),
+    "carry_path": Light((23, 123, 141), "the computer's (or a remote player's) move: the bridge the piece passes over"),
+    "hint": Light((229, 255, 255), "hint: the best move found: lift the piece lit white and put it on the other"),
+    "hint_path": Light((177, 103, 101), "hint: the bridge the piece passes over"),
+    "candidate": Light((255, 255, 0), "moves the sensors cannot tell apart: hint steps through them", True),
+    "selected": Light((216, 226, 255), "the move confirm will make, with the places whose pieces the status "
                                        "names", True),
-    "fix_from": Light((255, 0, 0), "wrong: take the piece off here"),
-    "fix_to": Light((255, 0, 170), "put one here (a red and the nearest pink: move that piece there); "
-                                   "a lifted piece that cannot move: put it back"),
-    "dice_first": Light((255, 255, 255), "the first die: one LED per pip"),
-    "dice_second": Light((0, 200, 200), "the second die: one LED per pip"),
+    "fix_from": Light((154, 38, 46), "wrong: take the piece off here"),
+    "fix_to": Light((252, 61, 130), "put one here (a red and the nearest pink: move that piece there); "
+                                    "a lifted piece that cannot move: put it back"),
+    "dice_first": Light((255, 242, 205), "the first die: one LED per pip"),
+    "dice_second": Light((119, 144, 255), "the second die: one LED per pip"),
     "fault_sensors": Light((255, 90, 0), "the board cannot see: the whole board flashes, the usual picture between",
                            True),
     "fault_journal": Light((255, 0, 0), "the journal cannot be written: the whole board flashes, the usual "
@@ -75,7 +77,7 @@ TURN_GLOW = 0.25  # the whose-turn glow: the mover's indicator colour at this fr
 #: hard to see in a lit room through a wooden board (1-4 of 255 read as off).
 MIN_VISIBLE = 16
 #: Indicator colours for pieces whose own colour a strip cannot show (black is off, white reads as any light).
-INDICATORS: dict[str, RGB] = {"black": (150, 150, 255), "white": (255, 160, 60)}
+INDICATORS: dict[str, RGB] = {"black": (141, 108, 251), "white": (196, 177, 66)}
 
 
 @dataclass(frozen=True)
