@@ -5,12 +5,17 @@ to carry out, or a hint), the last move, the whose-turn glow and the dice by rul
 depend on the tracker's status, on whether a guide is a hint, and on the blink's phase.
 ``lit_together`` runs ``presenter.meanings`` itself on one scene per such case in which
 every field the tracker can fill in that status is filled, each on places of its own (so
-no priority hides one), and collects the meanings each frame shows.  A game's facts
+no priority hides one), and collects the meanings each frame shows.  While a move decided
+elsewhere waits, the tracker expects that move only, so what it offers lies on the move's
+own places.  The dice LEDs stand apart from the places: a die pairs only with the other
+die.  A game's facts
 (``GameFacts``) leave out what it cannot show: the glows of pieces it does not have,
 the dice of a game without chance, the bridges of a game whose moves pass over none.
 What cannot be told from the game's class (whether it takes pieces off, which changes
 its moves leave to do by hand) is counted as possible: the pairs are a superset of
 what play lights, which bench/colour_pairs.py checks over random games on the mock board.
+``closest`` says how far apart the colours of each pair look (``colour_vision``), and
+``lights_in`` which lights a game's legend needs.
 """
 
 from __future__ import annotations
@@ -18,8 +23,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations
-
-from hal.base import RGB
 
 from engine.core import Game, State
 from firmware_host.colour_vision import SIMULATIONS, distance, seen_dimmed
@@ -29,6 +32,7 @@ from firmware_host.fixes import Fix
 from firmware_host.presenter import LIGHTS, TURN, TURN_GLOW, Scene, indicator, meanings
 from firmware_host.todo import KINDS, Todo
 from firmware_host.tracker import Status, TrackerView
+from hal.base import RGB
 
 #: What the tracker's view holds in each status (``MoveTracker._classify`` and the views it builds).
 VIEW_FIELDS: dict[Status, tuple[str, ...]] = {
