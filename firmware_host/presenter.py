@@ -15,7 +15,7 @@ unless the budget cannot hold even that.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from firmware_host.decided import Guide
@@ -35,31 +35,33 @@ class Light:
 
 
 #: Every LED state but the whose-turn glow (per player: ``indicator``); docs/daemon.md and the page show the same.
+#: No two lit together are closer than 15 CIEDE2000 to normal eyes or to a dichromat (Machado 2009); those of one
+#: colour are told apart by the status line (tests/daemon/test_colour_vision.py, firmware_host/lit_together.py).
 LIGHTS: dict[str, Light] = {
-    "destination": Light((0, 200, 40), "a piece may go here: where the lifted piece can end or, with nothing "
-                                       "lifted, where a piece from the box may be placed"),
-    "removal": Light((255, 110, 0), "a piece that may be taken off, or that the move under way (or the one "
-                                    "shown to make) takes off"),
-    "lifted": Light((0, 150, 255), "the lifted piece came from here"),
-    "last_move": Light((90, 0, 160), "the last accepted move"),
-    "todo_put": Light((0, 200, 40), "put a piece here: the move needs it (the status says which)", True),
-    "todo_remove": Light((255, 110, 0), "take this piece off: the move needs it", True),
-    "todo_flip": Light((0, 220, 220), "turn this piece over (or change it as the status says)", True),
-    "todo_restack": Light((0, 220, 220), "change the stack here as the status says", True),
-    "carry_from": Light((190, 255, 0), "the computer's (or a remote player's) move: lift this piece (the status "
+    "destination": Light((106, 255, 184), "a piece may go here: where the lifted piece can end or, with nothing "
+                                          "lifted, where a piece from the box may be placed"),
+    "removal": Light((226, 167, 51), "a piece that may be taken off, or that the move under way (or the one "
+                                     "shown to make) takes off"),
+    "lifted": Light((8, 16, 231), "the lifted piece came from here"),
+    "last_move": Light((202, 160, 255), "the last accepted move"),
+    "todo_put": Light((106, 255, 184), "put a piece here: the move needs it (the status says which)", True),
+    "todo_remove": Light((226, 167, 51), "take this piece off: the move needs it", True),
+    "todo_flip": Light((22, 180, 167), "turn this piece over (or change it as the status says)", True),
+    "todo_restack": Light((22, 180, 167), "change the stack here as the status says", True),
+    "carry_from": Light((204, 5, 252), "the computer's (or a remote player's) move: lift this piece (the status "
                                        "says the move)", True),
-    "carry_to": Light((0, 255, 190), "the computer's (or a remote player's) move: put the piece here", True),
-    "carry_path": Light((60, 60, 255), "the computer's (or a remote player's) move: the bridge the piece passes over"),
-    "hint": Light((255, 255, 255), "hint: the best move found: lift the piece lit white and put it on the other"),
-    "hint_path": Light((120, 120, 160), "hint: the bridge the piece passes over"),
-    "candidate": Light((255, 200, 0), "moves the sensors cannot tell apart: hint steps through them", True),
-    "selected": Light((255, 255, 255), "the move confirm will make, with the places whose pieces the status "
+    "carry_to": Light((229, 255, 255), "the computer's (or a remote player's) move: put the piece here", True),
+    "carry_path": Light((23, 123, 141), "the computer's (or a remote player's) move: the bridge the piece passes over"),
+    "hint": Light((229, 255, 255), "hint: the best move found: lift the piece lit white and put it on the other"),
+    "hint_path": Light((177, 103, 101), "hint: the bridge the piece passes over"),
+    "candidate": Light((255, 255, 0), "moves the sensors cannot tell apart: hint steps through them", True),
+    "selected": Light((216, 226, 255), "the move confirm will make, with the places whose pieces the status "
                                        "names", True),
-    "fix_from": Light((255, 0, 0), "wrong: take the piece off here"),
-    "fix_to": Light((255, 0, 170), "put one here (a red and the nearest pink: move that piece there); "
-                                   "a lifted piece that cannot move: put it back"),
-    "dice_first": Light((255, 255, 255), "the first die: one LED per pip"),
-    "dice_second": Light((0, 200, 200), "the second die: one LED per pip"),
+    "fix_from": Light((154, 38, 46), "wrong: take the piece off here"),
+    "fix_to": Light((252, 61, 130), "put one here (a red and the nearest pink: move that piece there); "
+                                    "a lifted piece that cannot move: put it back"),
+    "dice_first": Light((255, 242, 205), "the first die: one LED per pip"),
+    "dice_second": Light((119, 144, 255), "the second die: one LED per pip"),
     "fault_sensors": Light((255, 90, 0), "the board cannot see: the whole board flashes, the usual picture between",
                            True),
     "fault_journal": Light((255, 0, 0), "the journal cannot be written: the whole board flashes, the usual "
@@ -68,14 +70,14 @@ LIGHTS: dict[str, Light] = {
                                          "id): the whole board flashes, the usual picture between", True),
 }
 PALETTE: dict[str, RGB] = {name: light.colour for name, light in LIGHTS.items()}
-TURN_GLOW = 0.25  # the whose-turn glow: the mover's indicator colour at this fraction
-#: The name ``Presenter.meanings`` gives the whose-turn glow (the legend's ``turn_PIECE`` of the mover).
+#: The whose-turn glow's name among the meanings (its colour is the mover's, per game: ``indicator``).
 TURN = "turn"
+TURN_GLOW = 0.25  # the whose-turn glow: the mover's indicator colour at this fraction
 #: The least a lit LED shows on its brightest channel: a WS2812's lower PWM steps are
 #: hard to see in a lit room through a wooden board (1-4 of 255 read as off).
 MIN_VISIBLE = 16
 #: Indicator colours for pieces whose own colour a strip cannot show (black is off, white reads as any light).
-INDICATORS: dict[str, RGB] = {"black": (150, 150, 255), "white": (255, 160, 60)}
+INDICATORS: dict[str, RGB] = {"black": (141, 108, 251), "white": (196, 177, 66)}
 
 
 @dataclass(frozen=True)
@@ -143,67 +145,14 @@ class Presenter:
     def colours(self, scene: Scene) -> dict[str, RGB]:
         """Location -> colour, before brightness and budget."""
         glow = tuple(int(c * TURN_GLOW) for c in scene.turn_colour)
-        return {location: glow if name == TURN else PALETTE[name]  # type: ignore[misc]
-                for location, name in self.meanings(scene).items()}
+        return {location: glow if meaning == TURN else PALETTE[meaning]  # type: ignore[misc]
+                for location, meaning in self.meanings(scene).items()}
 
     def meanings(self, scene: Scene) -> dict[str, str]:
-        """Location -> the name of its light (a key of ``LIGHTS``, or ``TURN`` for the whose-turn glow): what
-        the LED says, which the page draws in the colour a person sees, whatever the brightness."""
+        """Location -> the ``LIGHTS`` name it shows (``TURN`` for the whose-turn glow): a fault on every LED."""
         if scene.fault:
             return dict.fromkeys(self.leds, f"fault_{scene.fault}")
-        view = scene.view
-        lit: dict[str, str] = {}
-        if view.status is Status.READY:
-            lit.update(dict.fromkeys(scene.last_move, "last_move"))
-            lit.update(dict.fromkeys(scene.turn_locations, TURN))
-        lit.update(dict.fromkeys(view.removals, "removal"))
-        lit.update(dict.fromkeys(view.destinations, "destination"))
-        lit.update(dict.fromkeys(view.lifted, "lifted"))
-        if scene.guide is not None and view.status in (Status.READY, Status.MOVING):
-            lit.update(self._guide(scene.guide, scene.hint, scene.blink_on, view.status is Status.READY))
-        if view.status is Status.SETTLING:
-            lit.update(dict.fromkeys((loc for loc, _ in view.candidates[0].reading), "destination"))
-        if view.status is Status.CONFIRM and scene.blink_on:
-            for index, plan in enumerate(view.candidates):
-                if index != view.selected:
-                    lit.update(dict.fromkeys(plan.locations, "candidate"))
-            selected = view.candidates[view.selected]  # with the places the status names (a stack touched)
-            lit.update(dict.fromkeys(selected.locations | {todo.location for todo in selected.unsure}, "selected"))
-        for todo in (*view.todo, *scene.todo):
-            if scene.blink_on:
-                lit[todo.location] = f"todo_{todo.kind}"
-            else:
-                lit.pop(todo.location, None)
-        lit.update(dict.fromkeys(view.dead_ends, "fix_to"))
-        for fix in view.fixes:
-            if fix.source:
-                lit[fix.source] = "fix_from"
-            if fix.target:
-                lit[fix.target] = "fix_to"
-        lit.update(self._dice(scene.dice))
-        return lit
-
-    @staticmethod
-    def _guide(guide: Guide, hint: bool, blink_on: bool, waiting: bool) -> dict[str, str]:
-        """A move to carry out: its bridge, and while the board waits the piece to lift and where it goes
-        (blinking; a hint steady, in its own colour), the pieces it takes off and those it turns over."""
-        lit = dict.fromkeys(guide.path, "hint_path" if hint else "carry_path")
-        if waiting and (hint or blink_on):
-            lit.update(dict.fromkeys(guide.lift, "hint" if hint else "carry_from"))
-            lit.update(dict.fromkeys(guide.put, "hint" if hint else "carry_to"))
-            lit.update(dict.fromkeys(guide.remove, "removal"))
-            lit.update(dict.fromkeys(guide.flip, "todo_flip"))
-        return lit
-
-    def _dice(self, roll: str) -> dict[str, str]:
-        """Each die's pips as that many dice LEDs in a row, the first die white, the second cyan."""
-        lit: dict[str, str] = {}
-        slots = iter(self.dice_locations)
-        for index, pips in enumerate(int(n) for n in re.findall(r"\d+", roll)):
-            name = "dice_first" if index % 2 == 0 else "dice_second"
-            for _, location in zip(range(pips), slots):
-                lit[location] = name
-        return lit
+        return meanings(scene, self.dice_locations)
 
     def frame(self, colours: Mapping[str, RGB]) -> tuple[list[list[RGB]], float]:
         """The frame for the strips and the current it draws (mA), never above the budget.
@@ -237,6 +186,64 @@ class Presenter:
                 strips[strip][index] = colour
                 drawn += sum(colour)
         return strips, drawn * self.ma_per_unit
+
+
+def meanings(scene: Scene, dice_locations: Sequence[str] = ()) -> dict[str, str]:
+    """Location -> the ``LIGHTS`` name it shows (``TURN`` for the whose-turn glow), by priority; faults aside."""
+    view = scene.view
+    lit: dict[str, str] = {}
+    if view.status is Status.READY:
+        lit.update(dict.fromkeys(scene.last_move, "last_move"))
+        lit.update(dict.fromkeys(scene.turn_locations, TURN))
+    lit.update(dict.fromkeys(view.removals, "removal"))
+    lit.update(dict.fromkeys(view.destinations, "destination"))
+    lit.update(dict.fromkeys(view.lifted, "lifted"))
+    if scene.guide is not None and view.status in (Status.READY, Status.MOVING):
+        lit.update(_guide(scene.guide, scene.hint, scene.blink_on, view.status is Status.READY))
+    if view.status is Status.SETTLING:
+        lit.update(dict.fromkeys((loc for loc, _ in view.candidates[0].reading), "destination"))
+    if view.status is Status.CONFIRM and scene.blink_on:
+        for index, plan in enumerate(view.candidates):
+            if index != view.selected:
+                lit.update(dict.fromkeys(plan.locations, "candidate"))
+        selected = view.candidates[view.selected]  # with the places the status names (a stack touched)
+        lit.update(dict.fromkeys(selected.locations | {todo.location for todo in selected.unsure}, "selected"))
+    for todo in (*view.todo, *scene.todo):
+        if scene.blink_on:
+            lit[todo.location] = f"todo_{todo.kind}"
+        else:
+            lit.pop(todo.location, None)
+    lit.update(dict.fromkeys(view.dead_ends, "fix_to"))
+    for fix in view.fixes:
+        if fix.source:
+            lit[fix.source] = "fix_from"
+        if fix.target:
+            lit[fix.target] = "fix_to"
+    lit.update(_dice(scene.dice, dice_locations))
+    return lit
+
+
+def _guide(guide: Guide, hint: bool, blink_on: bool, waiting: bool) -> dict[str, str]:
+    """A move to carry out: its bridge, and while the board waits the piece to lift and where it goes
+    (blinking; a hint steady, in its own colour), the pieces it takes off and those it turns over."""
+    lit = dict.fromkeys(guide.path, "hint_path" if hint else "carry_path")
+    if waiting and (hint or blink_on):
+        lit.update(dict.fromkeys(guide.lift, "hint" if hint else "carry_from"))
+        lit.update(dict.fromkeys(guide.put, "hint" if hint else "carry_to"))
+        lit.update(dict.fromkeys(guide.remove, "removal"))
+        lit.update(dict.fromkeys(guide.flip, "todo_flip"))
+    return lit
+
+
+def _dice(roll: str, dice_locations: Sequence[str]) -> dict[str, str]:
+    """Each die's pips as that many dice LEDs in a row, in the first die's colour and the second's by turns."""
+    lit: dict[str, str] = {}
+    slots = iter(dice_locations)
+    for index, pips in enumerate(int(n) for n in re.findall(r"\d+", roll)):
+        meaning = "dice_first" if index % 2 == 0 else "dice_second"
+        for _, location in zip(range(pips), slots):
+            lit[location] = meaning
+    return lit
 
 
 def _dim(colour: RGB, scale: float, floor: int) -> RGB:
