@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.registry import available_games, game_class  # noqa: E402
 from firmware_host.colour_vision import SIMULATIONS  # noqa: E402
-from firmware_host.lit_together import GameFacts, closest, lit_together  # noqa: E402
+from firmware_host.lit_together import LightFacts, closest, lit_together  # noqa: E402
 from firmware_host.presenter import TURN, Scene  # noqa: E402
 from firmware_host.sim import SimSession  # noqa: E402
 from firmware_host.sim_person import LedPerson, Lost  # noqa: E402
@@ -86,7 +86,7 @@ def distances(games: list[str], shown: int = 4) -> None:
     """The closest pairs lit together per simulation, over ``games``: each pair once, with the games it is in."""
     found: dict[tuple[str, str, str], tuple[float, list[str]]] = {}
     for name in games:
-        for distance, simulation, first, second in closest(GameFacts.of(game_class(name)())):
+        for distance, simulation, first, second in closest(LightFacts.of(game_class(name)())):
             found.setdefault((simulation, first, second), (distance, []))[1].append(name)
     print(f"{'simulation':13} closest pairs lit together (CIEDE2000)")
     for simulation in SIMULATIONS:
@@ -118,7 +118,7 @@ def main() -> None:
                 if stopped.startswith("lost"):
                     print(f"{name:16} seed {seed} against {level}: {stopped}")
         seen = {frozenset(pair) for frame in frames for pair in combinations(sorted(frame), 2)}
-        derived = lit_together(GameFacts.of(game_class(name)()))
+        derived = lit_together(LightFacts.of(game_class(name)()))
         missing = sorted("/".join(sorted(pair)) for pair in seen - derived)
         missing_anywhere += len(missing)
         print(f"{name:16} {len(frames):>6} {len(seen):>5} {len(derived):>7} {len(seen & derived):>7} "

@@ -9,7 +9,7 @@ no priority hides one), and collects the meanings each frame shows.  While a mov
 elsewhere waits, the tracker expects that move only, so what it offers lies on the move's
 own places.  The dice LEDs stand apart from the places: a die pairs only with the other
 die.  A game's facts
-(``GameFacts``) leave out what it cannot show: the glows of pieces it does not have,
+(``LightFacts``) leave out what it cannot show: the glows of pieces it does not have,
 the dice of a game without chance, the bridges of a game whose moves pass over none.
 What cannot be told from the game's class (whether it takes pieces off, which changes
 its moves leave to do by hand) is counted as possible: the pairs are a superset of
@@ -49,7 +49,7 @@ _DICE_SLOTS = tuple(f"die{n}" for n in range(12))
 
 
 @dataclass(frozen=True)
-class GameFacts:
+class LightFacts:
     """What a game can show on its LEDs beyond what every game can."""
 
     #: The players' piece codes: each has its whose-turn glow, ``turn_CODE``.
@@ -63,7 +63,7 @@ class GameFacts:
     displays: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, game: Game) -> GameFacts:
+    def of(cls, game: Game) -> LightFacts:
         state = type(game.new_initial_state())
         return cls(tuple(game.pieces), dice=state.chance_outcomes is not State.chance_outcomes,
                    bridges=state.passes_over is not State.passes_over, displays=tuple(game.pieces.values()))
@@ -90,7 +90,7 @@ def _view(status: Status, guide: Guide | None = None) -> TrackerView:
         dead_ends=_places("dead") if "dead_ends" in fields else frozenset())
 
 
-def _scenes(facts: GameFacts) -> Iterator[Scene]:
+def _scenes(facts: LightFacts) -> Iterator[Scene]:
     """A scene for every case the presenter tells apart: status, guide (none, a move to carry out, a hint),
     blink phase; with the last move, the glow, what is left to do and the dice all there."""
     guide = Guide(None, lift=_places("lift"), put=_places("put"),  # type: ignore[arg-type]
@@ -105,7 +105,7 @@ def _scenes(facts: GameFacts) -> Iterator[Scene]:
                             dice="6+6" if facts.dice else "", blink_on=blink_on, todo=left, guide=shown, hint=hint)
 
 
-def frames(facts: GameFacts) -> set[frozenset[str]]:
+def frames(facts: LightFacts) -> set[frozenset[str]]:
     """Every set of meanings the game can show in one frame (at most: a frame shows a subset of one of them),
     the glow named per player (``turn_CODE``)."""
     found: set[frozenset[str]] = set()
@@ -119,19 +119,19 @@ def frames(facts: GameFacts) -> set[frozenset[str]]:
     return found
 
 
-def lit_together(facts: GameFacts) -> set[frozenset[str]]:
+def lit_together(facts: LightFacts) -> set[frozenset[str]]:
     """Every pair of meanings the game can show in one frame that a person could take one for the other: the dice
     LEDs stand apart from the places and show nothing else, so a die pairs only with the other die."""
     return {frozenset(pair) for frame in frames(facts) for pair in combinations(sorted(frame), 2)
             if sum(name.startswith("dice_") for name in pair) != 1}
 
 
-def lights_in(facts: GameFacts) -> set[str]:
+def lights_in(facts: LightFacts) -> set[str]:
     """Every meaning the game can show (the fault flashes aside), for its legend."""
     return set().union(*frames(facts))
 
 
-def looks(facts: GameFacts) -> dict[str, tuple[RGB, bool]]:
+def looks(facts: LightFacts) -> dict[str, tuple[RGB, bool]]:
     """Each meaning the game can show -> its colour as the eye sees it, and whether it blinks: the glow is its
     player's indicator colour driven at ``TURN_GLOW``."""
     shown = {name: (light.colour, light.blinks) for name, light in LIGHTS.items()}
@@ -146,7 +146,7 @@ def told_apart_by_status(first: tuple[RGB, bool], second: tuple[RGB, bool]) -> b
     return first[0] == second[0]
 
 
-def closest(facts: GameFacts) -> list[tuple[float, str, str, str]]:
+def closest(facts: LightFacts) -> list[tuple[float, str, str, str]]:
     """(distance, simulation, meaning, meaning) for every pair lit together in another colour, closest first."""
     shown = looks(facts)
     found = []

@@ -13,7 +13,7 @@ import pytest
 
 from engine.registry import available_games, game_class
 from firmware_host.colour_vision import SIMULATIONS, ciede2000, distance, seen_dimmed, simulated
-from firmware_host.lit_together import GameFacts, closest, lights_in, lit_together, looks, told_apart_by_status
+from firmware_host.lit_together import LightFacts, closest, lights_in, lit_together, looks, told_apart_by_status
 from firmware_host.presenter import INDICATORS, LIGHTS, css_colour
 from firmware_host.todo import Todo, describe
 
@@ -59,7 +59,7 @@ def test_an_led_dimmed_looks_as_its_light_scales():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_two_meanings_lit_together_look_alike(game):
-    facts = GameFacts.of(game_class(game)())
+    facts = LightFacts.of(game_class(game)())
     too_close = [f"{first}/{second} {found:.1f} under {simulation}"
                  for found, simulation, first, second in closest(facts) if found < LEAST]
     assert not too_close, f"{game}: lit together, closer than {LEAST} ΔE00: {too_close}"
@@ -68,7 +68,7 @@ def test_no_two_meanings_lit_together_look_alike(game):
 def test_meanings_of_one_colour_are_told_apart_by_the_status():
     shared = set()
     for game in GAMES:
-        facts = GameFacts.of(game_class(game)())
+        facts = LightFacts.of(game_class(game)())
         shown = looks(facts)
         shared |= {pair for pair in lit_together(facts) if told_apart_by_status(*(shown[name] for name in pair))}
     assert shared == set(SHARED)
@@ -80,7 +80,7 @@ def test_meanings_of_one_colour_are_told_apart_by_the_status():
 
 
 def test_the_derivation_follows_the_presenters_rules():
-    hexover, overpass = GameFacts.of(game_class("hexover")()), GameFacts.of(game_class("overpass")())
+    hexover, overpass = LightFacts.of(game_class("hexover")()), LightFacts.of(game_class("overpass")())
     pairs = lit_together(overpass)
     # The whose-turn glow and the last move light only while the board waits; the moves to confirm only then.
     assert frozenset({"last_move", "turn_red"}) in pairs
