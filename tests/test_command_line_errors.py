@@ -55,14 +55,15 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
     ("board", "schematic"): [["overpass"], ["chess", "-o", "{tmp}/s.svg"], ["overpass", "-o", "{tmp}/s.png"],
                              ["overpass", "-o", "{folder}"], ["overpass", "-o", "{missing}/s.svg"],
                              ["overpass", "-o", "{tmp}/s.svg", "--front-end", "mcp3008"]],
-    ("board", "template"): [["chess", "--size", "420mm"], ["overpass"], ["overpass", "--size", "42"],
+    ("board", "template"): [["chess", "--size", "420mm"], ["overpass", "--clearance", "20mm"], ["overpass", "--size", "42"],
                             ["overpass", "--size", "420mm", "--spacing", "30mm"], ["overpass", "--size", "420mm"],
                             ["squareoff", "--size", "20mm"], ["squareoff", "--spacing", "0mm"],
                             ["squareoff", "--spacing", "30mm", "--clearance", "8"],
                             ["squareoff", "--spacing", "30mm", "--route", "zigzag"]]
     + [["squareoff", "--spacing", "30mm", "-o", path] for path in ["{missing}", "{empty}", "/proc/nope"]],
-    ("board", "route"): [["overpass", "--size", "980mm"], ["overpass", "--size", "980mm", "--front-end", "mcp23017"],
-                         ["overpass", "--size", "980mm", "--front-end", "nope"], ["squareoff", "--front-end", "hc165"],
+    ("board", "route"): [["overpass", "--sensors", "hall-analog"], ["overpass", "--size", "980mm", "--front-end", "mcp23017"],
+                         ["overpass", "--size", "980mm", "--front-end", "nope"], ["squareoff", "--sensors", "magnetic"],
+                         ["overpass", "--sensors", "hall-analog", "--front-end", "serial"],
                          ["squareoff", "--size", "420mm", "--front-end", "mcp3008"]]
     + [["squareoff", "--size", "420mm", "--front-end", "hc165", "-o", path]
        for path in ["{folder}", "{missing}/w.toml", "/proc/nope/w.toml"]],

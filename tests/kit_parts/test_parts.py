@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 
 import pytest
 
@@ -110,3 +111,39 @@ def test_the_command_prints_markdown_or_csv(capsys: pytest.CaptureFixture[str], 
     assert main(["board", "parts", "groups-of-three", "--option", "players=3", "-o", str(tmp_path / "p.md")]) == 0
     text = (tmp_path / "p.md").read_text()
     assert "Groups-of-Three" in text and text.count("| magnets |") == 3
+
+
+def _figures(text: str, pattern: str) -> list[float]:
+    return [float(value) for value in re.findall(pattern, text)]
+
+
+@pytest.mark.parametrize("arguments", [["overpass", "--sensors", "hall", "--front-end", "serial"],
+                                       ["squareoff", "--front-end", "mcp23017", "--size", "30cm"]])
+def test_the_parts_list_buys_the_wire_and_strips_the_route_lays(capsys, arguments: list[str]) -> None:
+    """One plan: the strips, the wire between LEDs and the sensor wiring are what `board route` prints, at the same
+    size (the default size of kit.json when none is given)."""
+    assert main(["board", "route", *arguments]) == 0
+    route = capsys.readouterr().out
+    assert main(["board", "parts", *arguments, "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    why = {row["part"].split(" (")[0]: row for row in rows}
+    between = sum(_figures(route, r"([\d.]+) m of wire to cut between LEDs"))
+    sensor_wiring = _figures(route, r"sensor wiring: ([\d.]+) m in all")[0]
+    chain = next(row for row in rows if "between the LEDs" in row["part"])
+    sensor = next(row for row in rows if "to its chip" in row["part"])
+    assert f"3 wires along the {between:.2f} m to cut between LEDs" in chain["why"]
+    assert float(chain["quantity"]) == math.ceil(3 * between / 0.5 - 0.01) * 0.5
+    assert f"sensor wiring: {sensor_wiring:.2f} m" in sensor["why"]
+    strips = [int(n) for n in re.findall(r"strip \d+: (\d+) LEDs", route)]
+    assert f"one a strip ({' + '.join(map(str, strips))} LEDs)" in why["Resistor 330 Ohm, 1/4 W"]["why"]
+    size = re.search(r"at (\d+) mm", route)[1]
+    assert f"`gameboard board route` at {size} mm" in chain["why"]
+
+
+def test_a_size_the_template_refuses_the_parts_list_refuses_alike(capsys, tmp_path) -> None:
+    assert main(["board", "template", "overpass", "--size", "420mm", "-o", str(tmp_path)]) == 2
+    assert main(["board", "parts", "overpass", "--size", "420mm"]) == 2
+    template, parts = capsys.readouterr().err.splitlines()
+    assert template == parts
+    assert parts.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.5 mm")
+    assert main(["board", "parts", "overpass", "--size", "602mm"]) == 0
