@@ -137,7 +137,9 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
        ["--practice", "squareoff", "-o", "{folder}"], ["--practice", "squareoff", "--listen", "nowhere"],
        ["--practice", "squareoff", "--config", "{good}"], ["--practice", "squareoff", "--redo", "p5"],
        ["--practice", "squareoff", "--classes", "white=north"], ["--practice", "hexover", "--sensing", "magnetic"],
-       ["--practice", "hexover", "--sensing", "analog", "--classes", "white"]],
+       ["--practice", "hexover", "--sensing", "analog", "--classes", "white"]]
+    + [["--practice", "squareoff", "--built-to", path] for path in ["{missing}", "{folder}", "{garbage}",
+                                                                    "{chess_wiring}"]],
     ("wiring", "check"): [["{missing}"], ["{folder}"], ["/proc/nope/w.toml"], ["{garbage}"], ["{text}"], [""]],
     ("wiring", "example"): [["chess"], [""]],
     ("journal", "check"): [["{missing}"], ["{folder}"], ["/proc/nope/j.db"], ["{garbage}"], ["{text}"],

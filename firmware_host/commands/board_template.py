@@ -25,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                           "drill hole for each sensor and LED, labels, the LED strips' path "
                                           "(docs/template.md).")
     _scale_arguments(template)
+    add_sensor_arguments(template)
     template.add_argument("-o", "--output", type=Path, default=Path("."), metavar="DIR",
                           help="the folder to write BOARD-template.svg/.pdf/-a4.pdf/-letter.pdf in (default: here)")
     template.set_defaults(handler=write_template)
@@ -54,7 +55,8 @@ def add_sensor_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default reed)")
     parser.add_argument("--front-end", default="hc165", metavar="FRONT_END",
                         help=f"what reads the sensors, as [sensors] driver names it: {_front_end_names()} "
-                             "(serial: a Pico co-processor; default hc165)")
+                             "(serial: a Pico co-processor; default hc165); it sets how the LED route is cut "
+                             "into strips (the Pi's at most 165 LEDs, the Pico's 1000)")
 
 
 def add_scale_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,7 +87,7 @@ def write_template(args: argparse.Namespace) -> int:
     if not args.output.is_dir():
         raise GameboardError(f"-o {args.output}: give a folder that exists to write the template in")
     layout = scaled_layout(args, args.board)
-    plan = Plan(layout, front_end("hc165"), args.route)
+    plan = Plan(layout, front_end(args.front_end, sensing(args.sensors)), args.route)
     drawing = template_drawing(layout, plan.strips)
     stem = args.output / f"{layout.board.name}-template"
     files = {stem.with_suffix(".svg"): svg_document(drawing).encode(), stem.with_suffix(".pdf"): full_size(drawing).render()}

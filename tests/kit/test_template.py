@@ -97,9 +97,11 @@ def test_every_place_has_its_sensor_hole_its_led_hole_and_its_label(tmp_path, ca
 def test_a_size_too_small_for_the_clearance_is_refused_naming_the_two_places(tmp_path, capsys):
     assert main(["board", "template", "overpass", "--size", "420mm", "-o", str(tmp_path)]) == 2
     error = capsys.readouterr().err
-    assert error.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.5 mm "
+    assert error.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.4 mm "
                             "apart, closer than the 8 mm clearance; give --size 602mm (or --spacing 8mm) or more")
     assert not list(tmp_path.iterdir())
+    assert main(["board", "template", "overpass", "--size", "600mm", "-o", str(tmp_path)]) == 2
+    assert "sit 7.9 mm apart, closer than the 8 mm clearance" in capsys.readouterr().err  # 7.96 mm: never "8.0"
     assert main(["board", "template", "overpass", "--size", "602mm", "-o", str(tmp_path)]) == 0
     assert Layout.of_size(load_board("overpass"), board_kit("overpass"), 601).closest().distance < 8
     # fixed LED offsets (Square Off's): the size suggested keeps the clearance, 1 % less does not

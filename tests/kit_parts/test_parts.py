@@ -145,5 +145,5 @@ def test_a_size_the_template_refuses_the_parts_list_refuses_alike(capsys, tmp_pa
     assert main(["board", "parts", "overpass", "--size", "420mm"]) == 2
     template, parts = capsys.readouterr().err.splitlines()
     assert template == parts
-    assert parts.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.5 mm")
+    assert parts.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.4 mm")
     assert main(["board", "parts", "overpass", "--size", "602mm"]) == 0

@@ -61,8 +61,9 @@ class Closest:
     distance: float
 
     def describe(self) -> str:
+        apart = math.floor(self.distance * 10) / 10  # 7.96 mm is "7.9", never "8.0" beside an 8 mm clearance
         return (f"the {_part_name(self.a.part)} of {self.a.place} and the {_part_name(self.b.part)} of "
-                f"{self.b.place} sit {self.distance:.1f} mm apart")
+                f"{self.b.place} sit {apart:.1f} mm apart")
 
 
 def _part_name(part: str) -> str:
