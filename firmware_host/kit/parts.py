@@ -261,9 +261,10 @@ def _buttons_and_wire(bill: Bill) -> None:
     bill.add("wire", parts["power_wire"], power_m,
              f"{feeds} feed(s) of 5 V and ground, each about the board's {size:.0f} mm "
              f"(strips over {data['leds']['inject_over']} LEDs fed at both ends)", "m")
-    bill.add("wire", parts["chain_wire"], _rounded(3 * between_m, parts["wire_round_m"]),
-             f"3 wires along the {between_m:.2f} m to cut between LEDs (`gameboard board route` at {size:.0f} mm, "
-             f"its strip lines)", "m")
+    route = f"the {between_m:.2f} m to cut between LEDs (`gameboard board route` at {size:.0f} mm, its strip lines)"
+    bill.add("wire", parts["chain_power_wire"], _rounded(2 * between_m, parts["wire_round_m"]),
+             f"2 wires along {route}", "m")
+    bill.add("wire", parts["chain_wire"], _rounded(between_m, parts["wire_round_m"]), f"1 wire along {route}", "m")
     bus = f" + {bus_wires} wires along the {bus_m:.2f} m of bus between chips" if bus_m else ""
     bill.add("wire", parts["sensor_wire"], _rounded(2 * leads_m + bus_wires * bus_m, parts["wire_round_m"]),
              f"2 wires along the {leads_m:.2f} m of leads from the sensors to their chips{bus} (`board route`'s "

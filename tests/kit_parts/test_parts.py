@@ -129,15 +129,17 @@ def test_the_parts_list_buys_the_wire_and_strips_the_route_lays(capsys, argument
     why = {row["part"].split(" (")[0]: row for row in rows}
     between = sum(_figures(route, r"([\d.]+) m of wire to cut between LEDs"))
     sensor_wiring = _figures(route, r"sensor wiring: ([\d.]+) m in all")[0]
-    chain = next(row for row in rows if "between the LEDs" in row["part"])
+    power, data = (row for row in rows if "between the LEDs" in row["part"])
     sensor = next(row for row in rows if "to its chip" in row["part"])
-    assert f"3 wires along the {between:.2f} m to cut between LEDs" in chain["why"]
-    assert float(chain["quantity"]) == math.ceil(3 * between / 0.5 - 0.01) * 0.5
+    assert f"2 wires along the {between:.2f} m to cut between LEDs" in power["why"] and "22 AWG" in power["part"]
+    assert f"1 wire along the {between:.2f} m to cut between LEDs" in data["why"]
+    assert float(power["quantity"]) == math.ceil(2 * between / 0.5 - 0.01) * 0.5
+    assert float(data["quantity"]) == math.ceil(between / 0.5 - 0.01) * 0.5
     assert f"sensor wiring: {sensor_wiring:.2f} m" in sensor["why"]
     strips = [int(n) for n in re.findall(r"strip \d+: (\d+) LEDs", route)]
     assert f"one a strip ({' + '.join(map(str, strips))} LEDs)" in why["Resistor 330 Ohm, 1/4 W"]["why"]
     size = re.search(r"at (\d+) mm", route)[1]
-    assert f"`gameboard board route` at {size} mm" in chain["why"]
+    assert f"`gameboard board route` at {size} mm" in data["why"]
 
 
 def test_a_size_the_template_refuses_the_parts_list_refuses_alike(capsys, tmp_path) -> None:
