@@ -266,8 +266,9 @@ def _buttons_and_wire(bill: Bill) -> None:
              f"2 wires along {route}", "m")
     bill.add("wire", parts["chain_wire"], _rounded(between_m, parts["wire_round_m"]), f"1 wire along {route}", "m")
     bus = f" + {bus_wires} wires along the {bus_m:.2f} m of bus between chips" if bus_m else ""
-    bill.add("wire", parts["sensor_wire"], _rounded(2 * leads_m + bus_wires * bus_m, parts["wire_round_m"]),
-             f"2 wires along the {leads_m:.2f} m of leads from the sensors to their chips{bus} (`board route`'s "
+    leads = data["sensors"][kit.sensors]["leads"]
+    bill.add("wire", parts["sensor_wire"], _rounded(leads * leads_m + bus_wires * bus_m, parts["wire_round_m"]),
+             f"{leads} wires along the {leads_m:.2f} m of leads from the sensors to their chips{bus} (`board route`'s "
              f"sensor wiring: {leads_m + bus_m:.2f} m)", "m")
 
 

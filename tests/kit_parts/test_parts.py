@@ -130,7 +130,9 @@ def test_the_parts_list_buys_the_wire_and_strips_the_route_lays(capsys, argument
     between = sum(_figures(route, r"([\d.]+) m of wire to cut between LEDs"))
     sensor_wiring = _figures(route, r"sensor wiring: ([\d.]+) m in all")[0]
     power, data = (row for row in rows if "between the LEDs" in row["part"])
-    sensor = next(row for row in rows if "to its chip" in row["part"])
+    sensor = next(row for row in rows if "each sensor's signal" in row["part"])
+    leads = 3 if "hall" in arguments else 2  # a Hall sensor's 3.3 V besides its signal and ground
+    assert sensor["why"].startswith(f"{leads} wires along the ")
     assert f"2 wires along the {between:.2f} m to cut between LEDs" in power["why"] and "22 AWG" in power["part"]
     assert f"1 wire along the {between:.2f} m to cut between LEDs" in data["why"]
     assert float(power["quantity"]) == math.ceil(2 * between / 0.5 - 0.01) * 0.5
