@@ -19,17 +19,12 @@ from typing import Any
 
 from engine.board import Board
 from engine.core import Game
-from engine.errors import GameboardError
 from firmware_host.kit.data import part_data
 from hal.base import BUTTONS
-from wiring.kit.data import FrontEnd, board_kit, front_end, front_end_names
+from wiring.kit.data import FrontEnd, KitError, board_kit, front_end, front_end_names
 from wiring.kit.layout import Layout, checked_layout
 from wiring.kit.plan import Plan, max_strip_leds
 from wiring.kit.routes import split_even
-
-
-class KitError(GameboardError, ValueError):
-    """A kit that cannot be built as asked; the message names the option and the fix."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +115,8 @@ def bill_of_materials(kit: Kit) -> Bill:
 def check_kit(kit: Kit) -> None:
     """Refuse a front-end that cannot read these sensors or this many places, naming the fix."""
     data = part_data()
+    if kit.front_end not in front_end_names():
+        raise KitError(f"--front-end {kit.front_end}: no such front-end; they are {', '.join(front_end_names())}")
     kinds = _kinds(kit.front_end)
     if kit.sensing not in kinds:
         fits = [name for name in front_end_names() if kit.sensing in _kinds(name)]
@@ -143,7 +140,7 @@ def _kinds(name: str) -> list[str]:
 def _reads(name: str, kind: str) -> bool:
     try:
         front_end(name, kind)
-    except ValueError:
+    except KitError:
         return False
     return True
 

@@ -20,7 +20,8 @@ def plan(board: str, chain: str, size: float = 980, style: str | None = None, se
 
 
 @pytest.mark.parametrize("board, sensors, chain, size", [
-    ("overpass", "reed", "hc165", 980), ("squareoff", "reed", "mcp23017", 420), ("hexover", "hall-analog", "serial", 420),
+    ("overpass", "reed", "hc165", 980), ("squareoff", "reed", "mcp23017", 420),
+    ("hexover", "hall-analog", "serial", 420),
     ("pawns", "hall", "hc165", 420), ("overpass", "hall", "serial", 610)])
 def test_the_generated_wiring_file_passes_wiring_check(tmp_path, capsys, board, sensors, chain, size):
     output = tmp_path / "wiring.toml"

@@ -98,6 +98,8 @@ def test_the_markdown_and_the_csv_hold_the_same_rows() -> None:
                                 "places: choose --front-end hc165 or serial"),
     ({"sensors": "hall-analog", "front_end": "hc165"}, "choose --front-end mcp3008 or ads1115 or serial"),
     ({"leds_per_place": 3}, "603 LEDs need 4 strips"),
+    ({"front_end": "nope"}, "--front-end nope: no such front-end; they are gpio, hc165, mcp23017, mcp3008, ads1115, "
+                            "serial"),
 ])
 def test_a_kit_that_cannot_be_built_says_what_would(choices: dict, message: str) -> None:
     with pytest.raises(KitError, match=message):
