@@ -88,7 +88,7 @@ def write_template(args: argparse.Namespace) -> int:
         raise GameboardError(f"-o {args.output}: give a folder that exists to write the template in")
     layout = scaled_layout(args, args.board)
     plan = Plan(layout, front_end(args.front_end, sensing(args.sensors)), args.route)
-    drawing = template_drawing(layout, plan.strips)
+    drawing = template_drawing(layout, plan.strips, plan.chips_drawn())
     stem = args.output / f"{layout.board.name}-template"
     files = {stem.with_suffix(".svg"): svg_document(drawing).encode(), stem.with_suffix(".pdf"): full_size(drawing).render()}
     sheets = []

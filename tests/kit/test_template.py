@@ -88,10 +88,17 @@ def test_every_place_has_its_sensor_hole_its_led_hole_and_its_label(tmp_path, ca
     for place in board.locations:
         assert f"({place}) Tj" in drawing
     assert drawing.count(" c h S") == 2 * len(board.locations)  # a circle a hole
-    for layer in ("engrave", "cut", "sensor-drill", "led-drill", "labels", "led-route"):
+    for layer in ("engrave", "cut", "sensor-drill", "led-drill", "labels", "led-route", "chips"):
         assert f"/OC /{layer} BDC" in drawing
     strips = [line for line in svg.find(f"{SVG}g[@id='led-route']").iter(f"{SVG}polyline")]
     assert sum(len(line.get("points").split()) for line in strips) == len(board.locations)
+    # the 26 74HC165s where `board route` puts them (the middle of the eight sensors each reads), chained in order
+    chips = svg.find(f"{SVG}g[@id='chips']")
+    squares = {shape.get("id"): shape for shape in chips.iter(f"{SVG}polygon")}
+    assert sorted(squares, key=lambda name: int(name.split("-")[1])) == [f"chip-{k}" for k in range(26)]
+    assert [text.text for text in chips.iter(f"{SVG}text")][:2] == ["74HC165 0: ch 0-7", "74HC165 1: ch 8-15"]
+    bus = next(line for line in chips.iter(f"{SVG}polyline") if line.get("id") == "chip-bus")
+    assert len(bus.get("points").split()) == 26
 
 
 def test_a_size_too_small_for_the_clearance_is_refused_naming_the_two_places(tmp_path, capsys):

@@ -18,6 +18,7 @@ from functools import cached_property
 from engine.geometry import Coord
 from wiring.examples import LAYOUTS, example_wiring
 from wiring.kit.data import FrontEnd, KitError, read_kit
+from wiring.kit.drawing import Chip
 from wiring.kit.layout import Layout
 from wiring.kit.routes import path_length, route, split_even
 from wiring.model import ChannelCalibration, Wiring
@@ -104,6 +105,14 @@ class Plan:
     def strip_length(self, strip: int) -> float:
         """The straight path through a strip's LEDs, mm."""
         return path_length([self.layout.leds[place].xy for place in self.strips[strip]])
+
+    def chips_drawn(self) -> list[Chip]:
+        """Each chip where the template draws it, with the channels it reads (none for the Pi's own pins)."""
+        if not self.front_end.whole_chips:
+            return []
+        per_chip = self.front_end.per_chip
+        return [Chip(self.chip_name(chip), f"ch {chip * per_chip}-{chip * per_chip + per_chip - 1}",
+                     self.chip_centre(chip)) for chip in range(self.chips)]
 
     def chip_links(self) -> list[float]:
         """The cut length of the bus from each chip to the next (the chain's data, clock and load lines)."""
