@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 import shlex
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -32,14 +33,24 @@ def test_the_magnet_table_is_the_formulas() -> None:
         assert printed == [round(axial_field_mt(grade, int(diameter), int(thickness), d)) for d in distances]
 
 
-@pytest.mark.parametrize("number", [0, 1])
-def test_the_worked_configurations_pass_the_check(number: int, tmp_path: Path) -> None:
+@pytest.mark.parametrize("number", [0, 1, 2])
+def test_the_worked_configurations_pass_the_check(number: int, tmp_path: Path, capsys) -> None:
+    """Each configuration passes the check, with the wiring file `board route` generates for its sensors beside
+    it; where the Pi drives the strips, its [leds] strips are the route's."""
     blocks = [block for block in re.findall(r"```toml\n(.*?)```", GUIDE, re.DOTALL) if block.startswith("[game]")]
-    assert len(blocks) == 2
+    assert len(blocks) == 3
     path = tmp_path / "gameboard.toml"
     path.write_text(blocks[number])
     config = checked_config(path, wiring=False, journal=False)
-    assert config.game().name == ("squareoff", "overpass")[number]
+    game = config.game()
+    assert game.name == ("squareoff", "overpass", "overpass")[number]
+    driver = tomllib.loads(blocks[number])["sensors"]["driver"]
+    assert main(["board", "route", game.board.name, "--front-end", driver, "-o", str(tmp_path / "wiring.toml")]) == 0
+    capsys.readouterr()
+    checked_config(path, journal=False)
+    leds = tomllib.loads(blocks[number])["leds"]
+    if leds["driver"] == "neopixel_spi":
+        assert [strip["length"] for strip in leds["strips"]] == list(load_wiring(tmp_path / "wiring.toml").strip_lengths)
 
 
 @pytest.mark.parametrize(("name", "arguments"), [
