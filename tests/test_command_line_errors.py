@@ -67,6 +67,8 @@ CASES: dict[tuple[str, ...], list[list[str]]] = {
                          ["overpass", "--size", "980mm", "--front-end", "mcp23017"],
                          ["overpass", "--size", "980mm", "--front-end", "nope"], ["squareoff", "--sensors", "magnetic"],
                          ["overpass", "--sensors", "hall-analog", "--front-end", "serial"],
+                         ["squareoff", "--pico", "{tmp}/gameboard.json"],
+                         ["squareoff", "--front-end", "serial", "--pico", "{folder}"],
                          ["squareoff", "--size", "420mm", "--front-end", "mcp3008"]]
     + [["squareoff", "--size", "420mm", "--front-end", "hc165", "-o", path]
        for path in ["{folder}", "{missing}/w.toml", "/proc/nope/w.toml"]],
