@@ -11,6 +11,7 @@ found beside how the board was really soldered.
 from __future__ import annotations
 
 import asyncio
+import copy
 import queue
 import random
 import threading
@@ -103,17 +104,21 @@ class PracticeSession:
     """The page's session (``firmware_host.web.app.Session``): a simulated board, the walk, and the person's hands."""
 
     def __init__(self, board: Board, output: Path, *, seed: int = 1, settings: Settings = Settings(samples=1),
-                 sensing: str = "presence", classes: dict[str, str] | None = None) -> None:
+                 sensing: str = "presence", classes: dict[str, str] | None = None, plan: Path | None = None) -> None:
         """``sensing`` "analog" practises linear Hall sensors: the pieces' magnets are ``classes`` (piece code ->
-        class), else those of the file being replaced or the board's example, else white north and black south."""
+        class), else those of the file being replaced or the board's example, else white north and black south.
+        ``plan`` (a wiring file from ``board route -o``): the board is soldered as it says and the walk starts from
+        it, as a real calibration from the generated file does: it confirms the plan."""
         self.board, self.output = board, Path(output)
-        start = start_wiring(board, self.output, classes)
+        start = start_wiring(board, plan or self.output, classes)
+        if plan:
+            sensing = start.sensing
         if sensing == "analog" and not start.piece_classes:
             start.piece_classes = dict(DEFAULT_CLASSES)
         #: The pieces a hand may put down: one kind for presence sensors, each class's piece for analog ones.
         self.pieces = list(start.piece_classes) if sensing == "analog" else [PRESENCE_PIECE]
         self.piece = self.pieces[0]
-        self.truth = soldered_wiring(board, seed, sensing, start.piece_classes)
+        self.truth = copy.deepcopy(start) if plan else soldered_wiring(board, seed, sensing, start.piece_classes)
         self.mock = MockBoard(self.truth, seed=seed)
         self.person = PagePerson(self)
         self.question: Ask | None = None

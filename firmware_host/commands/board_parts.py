@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from engine.boards import board_names, load_board
 from engine.errors import GameboardError
 from engine.registry import GAMES, game_class
 from firmware_host.commands.arguments import add_option_argument, game_options
-from firmware_host.kit.data import front_end_choices, sensor_choices
+from firmware_host.commands.board_template import add_scale_arguments, add_sensor_arguments, scaled_layout
 from firmware_host.kit.parts import Kit, bill_of_materials, csv_text, markdown
 
 PLACE_HELP = "a board (`gameboard board list`) or a game (`gameboard games`): a game names its board"
@@ -28,8 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parts.add_argument("--budget", type=_whole(100, 100_000, "milliamps", "3000"), default=None, metavar="MA",
                        help="[leds] current_budget_ma the supply is sized for (default: every LED at full white, "
                             "at most 3000)")
-    parts.add_argument("--size", type=millimetres, default=None,
-                       help="the board's width across its outermost places, e.g. 420mm (sizes the wire)")
     parts.add_argument("--format", choices=("markdown", "csv"), default="markdown", help="default markdown")
     parts.add_argument("-o", "--output", type=Path, default=None, help="write to FILE instead of printing")
     parts.set_defaults(handler=show_parts)
@@ -47,11 +44,8 @@ def _kit_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=list(GAMES), metavar="GAME",
                         help="the game whose pieces to count (default: the game BOARD names, else the board's first)")
     add_option_argument(parser, "players=4")
-    parser.add_argument("--sensors", choices=sensor_choices(), default="reed",
-                        help="reed switches, digital Hall switches, or linear Hall sensors read by an ADC "
-                             "(default reed)")
-    parser.add_argument("--front-end", choices=front_end_choices(), default="hc165",
-                        help="what reads the sensors (docs/hardware.md; default hc165)")
+    add_sensor_arguments(parser)
+    add_scale_arguments(parser)
 
 
 def board_or_game(text: str) -> tuple[str, str | None]:
@@ -79,14 +73,6 @@ def _whole(low: int, high: int, what: str, example: str):
     return whole
 
 
-def millimetres(text: str) -> float:
-    """``420mm``, ``420`` or ``0.42m`` as millimetres."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(mm|cm|m)?\s*", text)
-    if not match or float(match[1]) <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: give the board's width with its unit, e.g. 420mm")
-    return float(match[1]) * {"mm": 1, "cm": 10, "m": 1000, None: 1}[match[2]]
-
-
 def chosen_kit(args: argparse.Namespace, **extra) -> Kit:
     """The kit the options describe; a game on another board is refused with the command that fits."""
     board_name, named_game = args.board
@@ -95,11 +81,12 @@ def chosen_kit(args: argparse.Namespace, **extra) -> Kit:
     if game_type.board_name != board_name:
         raise GameboardError(f"--game {game_name} is played on the {game_type.board_name} board, not {board_name}: "
                              f"give BOARD {game_type.board_name} (or the game's name)")
-    return Kit(load_board(board_name), game_type(**game_options(args.option)), args.sensors, args.front_end, **extra)
+    return Kit(load_board(board_name), game_type(**game_options(args.option)), args.sensors, args.front_end,
+               layout=scaled_layout(args, board_name), **extra)
 
 
 def show_parts(args: argparse.Namespace) -> int:
-    kit = chosen_kit(args, leds_per_place=args.leds, density=args.density, budget_ma=args.budget, size_mm=args.size)
+    kit = chosen_kit(args, leds_per_place=args.leds, density=args.density, budget_ma=args.budget)
     bill = bill_of_materials(kit)
     text = csv_text(bill) if args.format == "csv" else markdown(bill)
     return _deliver(text, args.output)

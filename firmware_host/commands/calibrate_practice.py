@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from pathlib import Path
 
 from engine.errors import GameboardError
 from firmware_host.calibration.start import parse_classes
@@ -24,6 +25,21 @@ def add_practice_arguments(calibrate: argparse.ArgumentParser) -> None:
                           help="the simulated sensors: presence (reed switches, digital Hall; the default) or analog "
                                "(linear Hall: pieces of each class, --classes or the board example's, e.g. hexover)")
     practice.add_argument("--seed", type=int, default=1, help="the simulated soldering's order (default 1)")
+    practice.add_argument("--built-to", type=Path, default=None, metavar="FILE",
+                          help="solder the simulated board as FILE says (the wiring file `gameboard board route -o` "
+                               "generates) and start the walk from it: the walk confirms the plan")
+
+
+def _check_plan(path: Path, board: str) -> None:
+    """``--built-to``: a wiring file of the board practised on, refused naming the option otherwise."""
+    from wiring.files import read_wiring
+
+    route = f"give the file `gameboard board route {board} ... -o FILE` wrote"
+    if not path.is_file():
+        raise GameboardError(f"--built-to {path}: no such wiring file; {route}")
+    wired = read_wiring(path).wiring.board
+    if wired != board:
+        raise GameboardError(f"--built-to {path} wires the {wired} board, not {board}; {route}")
 
 
 def run_practice(args: argparse.Namespace) -> int:
@@ -41,6 +57,8 @@ def run_practice(args: argparse.Namespace) -> int:
     if args.classes is not None and args.sensing != "analog":
         raise GameboardError("--classes names the magnets of analog sensors: add --sensing analog, or leave it out")
     classes = parse_classes(args.classes) if args.classes is not None else None
+    if args.built_to is not None:
+        _check_plan(args.built_to, args.practice)
     output = args.output or state_dir() / f"practice-wiring-{args.practice}.toml"
     problem = cannot_write(output)
     if problem:
@@ -51,7 +69,7 @@ def run_practice(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         session = PracticeSession(load_board(args.practice), output, seed=args.seed, settings=settings,
-                                  sensing=args.sensing, classes=classes)
+                                  sensing=args.sensing, classes=classes, plan=args.built_to)
         listener = Listener(args.listen, args.port, token=args.token, allow_hosts=args.allow_host)
         server = PageServer(create_practice_app(session, guard=listener.guard), Doorman(listener.socket))
         print(f"gameboard: practise the calibration at {listener.address} (the wiring file: {output})", flush=True)

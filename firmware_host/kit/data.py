@@ -21,5 +21,6 @@ def sensor_choices() -> tuple[str, ...]:
     return tuple(part_data()["sensors"])
 
 
-def front_end_choices() -> tuple[str, ...]:
-    return tuple(part_data()["front_ends"])
+def sensing(sensors: str) -> str:
+    """What ``sensors`` ("reed", "hall", "hall-analog") tell: "presence" or "analog"."""
+    return part_data()["sensors"][sensors]["kind"]

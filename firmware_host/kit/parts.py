@@ -3,7 +3,9 @@
 What each part is, how many inputs a chip reads and what draws how much current are the
 parts' own figures (``parts.toml``); how many of each a board needs follows from its
 locations (a sensor and LEDs at each), the game's piece set (a magnet a piece), the
-front-end chosen and the current budget.  ``gameboard board parts`` prints it.
+front-end chosen and the current budget.  The chips, the strips and the wire come from the
+same plan ``gameboard board route`` prints (``wiring.kit.plan``: the board at its size, the
+route, the chain), so the list buys what the route lays.  ``gameboard board parts`` prints it.
 """
 
 from __future__ import annotations
@@ -12,17 +14,17 @@ import csv
 import io
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from engine.board import Board
 from engine.core import Game
-from engine.errors import GameboardError
 from firmware_host.kit.data import part_data
 from hal.base import BUTTONS
-
-
-class KitError(GameboardError, ValueError):
-    """A kit that cannot be built as asked; the message names the option and the fix."""
+from wiring.kit.data import FrontEnd, KitError, board_kit, front_end, front_end_names
+from wiring.kit.layout import Layout, checked_layout
+from wiring.kit.plan import Plan, max_strip_leds
+from wiring.kit.routes import split_even
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Kit:
     leds_per_place: int = 1
     density: int = 60  # LEDs a metre of the strip the LEDs are cut from
     budget_ma: float | None = None
-    size_mm: float | None = None
+    layout: Layout | None = None  # the board at its size (`board template`'s); None: the board's default size
 
     @property
     def places(self) -> int:
@@ -52,8 +54,20 @@ class Kit:
         return part_data()["front_ends"][self.front_end]["host"]
 
     @property
-    def width_mm(self) -> float:
-        return self.size_mm or part_data()["size"]["default_mm"].get(self.board.name, 400)
+    def chain(self) -> FrontEnd:
+        """The chips that read the sensors, as ``board route`` numbers them."""
+        return front_end(self.front_end, self.sensing)
+
+    @cached_property
+    def plan(self) -> Plan:
+        """The route the strips and the sensor chain follow, at the board's size: the wire is counted along it."""
+        layout = self.layout or checked_layout(self.board, board_kit(self.board.name))
+        return Plan(layout, self.chain)
+
+    @property
+    def size_mm(self) -> float:
+        """The outline's longer side, margins included (what --size gives)."""
+        return self.plan.layout.size
 
 
 @dataclass(frozen=True)
@@ -88,7 +102,7 @@ def bill_of_materials(kit: Kit) -> Bill:
     """Everything to buy to build ``kit``'s board for its game."""
     check_kit(kit)
     bill = Bill(kit)
-    bill.figures.update(places=kit.places, board=kit.board.name, game=kit.game.name, width_mm=kit.width_mm)
+    bill.figures.update(places=kit.places, board=kit.board.name, game=kit.game.name, size_mm=round(kit.size_mm, 1))
     _controller(bill)
     _sensing(bill)
     _pieces(bill)
@@ -101,28 +115,38 @@ def bill_of_materials(kit: Kit) -> Bill:
 def check_kit(kit: Kit) -> None:
     """Refuse a front-end that cannot read these sensors or this many places, naming the fix."""
     data = part_data()
-    front = data["front_ends"][kit.front_end]
-    if kit.sensing not in front["kinds"]:
-        fits = [name for name, other in data["front_ends"].items() if kit.sensing in other["kinds"]]
-        sensors = [name for name, sensor in data["sensors"].items() if sensor["kind"] in front["kinds"]]
-        raise KitError(f"--front-end {kit.front_end} reads {' or '.join(front['kinds'])} sensors, and --sensors "
+    if kit.front_end not in front_end_names():
+        raise KitError(f"--front-end {kit.front_end}: no such front-end; they are {', '.join(front_end_names())}")
+    kinds = _kinds(kit.front_end)
+    if kit.sensing not in kinds:
+        fits = [name for name in front_end_names() if kit.sensing in _kinds(name)]
+        sensors = [name for name, sensor in data["sensors"].items() if sensor["kind"] in kinds]
+        raise KitError(f"--front-end {kit.front_end} reads {' or '.join(kinds)} sensors, and --sensors "
                        f"{kit.sensors} are {kit.sensing}: choose --front-end {' or '.join(fits)}, or --sensors "
                        f"{' or '.join(sensors)}")
-    most = _most_channels(kit)
+    most = _most_channels(kit.chain)
     if kit.places > most:
-        fits = [name for name in data["front_ends"] if kit.sensing in data["front_ends"][name]["kinds"]
-                and _most_channels(Kit(kit.board, kit.game, kit.sensors, name)) >= kit.places]
+        fits = [name for name in front_end_names() if kit.sensing in _kinds(name)
+                and _most_channels(front_end(name, kit.sensing)) >= kit.places]
         raise KitError(f"--front-end {kit.front_end} reads at most {most} sensors and the {kit.board.name} board has "
                        f"{kit.places} places: choose --front-end {' or '.join(fits)}")
 
 
-def _most_channels(kit: Kit) -> int:
-    front = part_data()["front_ends"][kit.front_end]
-    if kit.front_end == "gpio":
-        return len(part_data()["pins"]["pi"]["free"])
-    if kit.host == "pico" and kit.sensing == "analog":
-        return front["analog_inputs"] * front["analog_max_chips"]
-    return front["inputs"] * front["max_chips"]
+def _kinds(name: str) -> list[str]:
+    """The sensing a front-end reads (kit.json): presence, analog, or both (the Pico)."""
+    return [kind for kind in ("presence", "analog") if _reads(name, kind)]
+
+
+def _reads(name: str, kind: str) -> bool:
+    try:
+        front_end(name, kind)
+    except KitError:
+        return False
+    return True
+
+
+def _most_channels(chain: FrontEnd) -> int:
+    return chain.per_chip * chain.max_chips
 
 
 def _controller(bill: Bill) -> None:
@@ -140,12 +164,11 @@ def _sensing(bill: Bill) -> None:
     bill.add("sensors", sensor["part"], kit.places, f"one under each of the board's {kit.places} places")
     analog_pico = kit.host == "pico" and kit.sensing == "analog"
     chip = front["analog_chip"] if analog_pico else front["chip"]
-    inputs = front["analog_inputs"] if analog_pico else front["inputs"]
-    chips = math.ceil(kit.places / inputs) if inputs else 0
-    bill.figures.update(chips=chips, inputs_per_chip=inputs,
-                        channels=chips * inputs if inputs else kit.places)
+    plan, inputs = kit.plan, kit.chain.per_chip
+    chips = plan.chips if kit.chain.whole_chips else 0
+    bill.figures.update(chips=chips, inputs_per_chip=inputs, channels=plan.channels)
     bill.add("front-end", chip, chips, f"{inputs} inputs each: {kit.places} places / {inputs}, rounded up"
-             + (f" ({chips * inputs - kit.places} spare inputs)" if chips * inputs > kit.places else ""))
+             + (f" ({plan.channels - kit.places} spare inputs)" if plan.channels > kit.places else ""))
     if front["pull_up"] and not analog_pico:
         bill.add("resistors", data["parts"]["pull_up"], kit.places, "one on each sensor's input")
     bypass = kit.places if sensor["bypass"] else 0
@@ -172,22 +195,26 @@ def _pieces(bill: Bill) -> None:
                  f"{kit.game.title}")
 
 
+def _strip_lengths(kit: Kit) -> list[int]:
+    """The LEDs of each strip: the route cut as ``board route`` cuts it (with --leds N, N LEDs a place)."""
+    count = kit.places * kit.leds_per_place
+    return [len(strip) for strip in split_even([str(led) for led in range(count)], max_strip_leds(kit.host))]
+
+
 def _strip_count(kit: Kit) -> int:
-    leds = kit.places * kit.leds_per_place
-    return math.ceil(leds / part_data()["leds"]["max_per_strip"][kit.host])
+    return len(_strip_lengths(kit))
 
 
 def _leds(bill: Bill) -> None:
     kit, data = bill.kit, part_data()
     leds = data["leds"]
     count = kit.places * kit.leds_per_place
-    strips = _strip_count(kit)
+    lengths = _strip_lengths(kit)
+    strips = len(lengths)
     if kit.host == "pi" and strips > 2:
-        raise KitError(f"{count} LEDs need {strips} strips of at most {leds['max_per_strip']['pi']}, and the Pi "
+        raise KitError(f"{count} LEDs need {strips} strips of at most {max_strip_leds('pi')}, and the Pi "
                        "drives two (SPI0 and SPI1): choose --front-end serial (the Pico drives up to 8 strips) "
                        "or fewer --leds a place")
-    base, extra = divmod(count, strips)
-    lengths = [base + (1 if strip < extra else 0) for strip in range(strips)]
     metres = _rounded(count / kit.density, data["parts"]["strip_round_m"])
     bill.figures.update(leds=count, strips=lengths, strip_m=metres)
     bill.add("LEDs", f"{leds['part']}, {kit.density} LEDs/m, cut {kit.leds_per_place} LED a piece"
@@ -218,38 +245,34 @@ def _buttons_and_wire(bill: Bill) -> None:
     kit, data = bill.kit, part_data()
     parts = data["parts"]
     bill.add("buttons", parts["button"], len(BUTTONS), ", ".join(BUTTONS))
-    route_m = route_length(kit.board) * kit.width_mm / _span(kit.board) / 1000
+    plan, size = kit.plan, kit.size_mm
     lengths = bill.figures["strips"]
     feeds = sum(2 if length > data["leds"]["inject_over"] else 1 for length in lengths)
-    power_m = _rounded(2 * feeds * kit.width_mm / 1000, parts["wire_round_m"])
-    chain_m = _rounded(3 * route_m, parts["wire_round_m"])
-    sensor_m = _rounded(2 * route_m, parts["wire_round_m"])
-    bill.figures.update(route_m=round(route_m, 2), feeds=feeds)
+    power_m = _rounded(2 * feeds * size / 1000, parts["wire_round_m"])
+    between_m = sum(stop.led_wire_mm for stop in plan.stops) / 1000
+    leads_m = sum(stop.lead_mm for stop in plan.stops) / 1000
+    bus_m = sum(plan.chip_links()) / 1000
+    bus_wires = _bus_wires(kit)
+    bill.figures.update(feeds=feeds, led_wire_m=round(between_m, 2), lead_m=round(leads_m, 2), bus_m=round(bus_m, 2),
+                        sensor_wiring_m=round(leads_m + bus_m, 2), bus_wires=bus_wires)
     bill.add("wire", parts["power_wire"], power_m,
-             f"{feeds} feed(s) of 5 V and ground, each about the board's {kit.width_mm:g} mm "
+             f"{feeds} feed(s) of 5 V and ground, each about the board's {size:.0f} mm "
              f"(strips over {data['leds']['inject_over']} LEDs fed at both ends)", "m")
-    bill.add("wire", parts["chain_wire"], chain_m,
-             f"3 wires along the LEDs' route, about {route_m:.1f} m at {kit.width_mm:g} mm wide", "m")
-    bill.add("wire", parts["sensor_wire"], sensor_m, "2 wires along the sensors' route", "m")
+    route = f"the {between_m:.2f} m to cut between LEDs (`gameboard board route` at {size:.0f} mm, its strip lines)"
+    bill.add("wire", parts["chain_power_wire"], _rounded(2 * between_m, parts["wire_round_m"]),
+             f"2 wires along {route}", "m")
+    bill.add("wire", parts["chain_wire"], _rounded(between_m, parts["wire_round_m"]), f"1 wire along {route}", "m")
+    bus = f" + {bus_wires} wires along the {bus_m:.2f} m of bus between chips" if bus_m else ""
+    leads = data["sensors"][kit.sensors]["leads"]
+    bill.add("wire", parts["sensor_wire"], _rounded(leads * leads_m + bus_wires * bus_m, parts["wire_round_m"]),
+             f"{leads} wires along the {leads_m:.2f} m of leads from the sensors to their chips{bus} (`board route`'s "
+             f"sensor wiring: {leads_m + bus_m:.2f} m)", "m")
 
 
-def route_length(board: Board) -> float:
-    """The length, in the board's units, of a route through every place: nearest neighbour first, from the first
-    place.  An estimate for buying wire; the template's routes are the ones to lay."""
-    left = [location.xy for location in board.locations.values()]
-    here, total = left.pop(0), 0.0
-    while left:
-        nearest = min(range(len(left)), key=lambda n: math.dist(here, left[n]))
-        total += math.dist(here, left[nearest])
-        here = left.pop(nearest)
-    return total
-
-
-def _span(board: Board) -> float:
-    """The board's width across its outermost places, in its units (what --size gives in mm)."""
-    xs = [location.xy[0] for location in board.locations.values()]
-    ys = [location.xy[1] for location in board.locations.values()]
-    return max(max(xs) - min(xs), max(ys) - min(ys))
+def _bus_wires(kit: Kit) -> int:
+    """The wires a link from one chip to the next carries (parts.toml's bus_wires)."""
+    front = part_data()["front_ends"][kit.front_end]
+    return front["analog_bus_wires"] if kit.host == "pico" and kit.sensing == "analog" else front["bus_wires"]
 
 
 def _next_size(value: float, sizes: list[float], option: str) -> float:
@@ -271,7 +294,8 @@ def markdown(bill: Bill) -> str:
     """The bill as a Markdown table, under a line saying what it is for."""
     kit = bill.kit
     head = (f"# Parts: {kit.board.title} for {kit.game.title}\n\n{kit.places} places, {kit.sensors} sensors, "
-            f"{kit.front_end} front-end, {kit.leds_per_place} LED a place, {kit.width_mm:g} mm across.\n\n")
+            f"{kit.front_end} front-end, {kit.leds_per_place} LED a place, {kit.size_mm:.0f} mm (the outline's longer "
+            f"side, as `gameboard board template --size` draws it).\n\n")
     rows = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
     rows += [f"| {line.item} | {line.part} | {line.quantity:g} | {line.unit} | {line.why} |" for line in bill.lines]
     return head + "\n".join(rows) + "\n"

@@ -8,7 +8,6 @@ person with a browser's inspector) reads exactly which pins the drawing asks for
 
 from __future__ import annotations
 
-import math
 import textwrap
 from dataclasses import dataclass
 from html import escape
@@ -16,6 +15,7 @@ from typing import Any
 
 from firmware_host.kit.data import part_data
 from firmware_host.kit.parts import Bill
+from firmware_host.kit.pico import multiplexer_pins
 from hal.base import BUTTONS
 
 ROW = 22
@@ -136,13 +136,12 @@ def _pico_blocks(bill: Bill, sensor: str, pull: str) -> list[Block]:
                        *_chain_notes(chips, data["pinout"]["hc165"], sensor, pull)], _chain(chips, 8))
         return [link, chain]
     mux = pico["hall_mux"]
-    enables = [*mux["enables"], *mux["free"]][:chips]
-    per_adc = max(2, math.ceil(chips / len(mux["adcs"])))
+    wired = multiplexer_pins(chips)  # the same pins `board route --pico` writes in the Pico's settings
     nets = [Net("pico", pin, f"S{k}", f"S{k} of every multiplexer") for k, pin in enumerate(mux["select"])]
-    nets += [Net("pico", pin, f"enable {k}", f"/EN of multiplexer {k}") for k, pin in enumerate(enables)]
-    adcs = sorted({mux["adcs"][k // per_adc] for k in range(chips)})
+    nets += [Net("pico", pins["enable"], f"enable {k}", f"/EN of multiplexer {k}") for k, pins in enumerate(wired)]
+    adcs = sorted({pins["adc"] for pins in wired})
     nets += [Net("pico", adc, f"ADC {adc - 26}", "SIG of multiplexers " + ", ".join(
-        str(k) for k in range(chips) if mux["adcs"][k // per_adc] == adc)) for adc in adcs]
+        str(k) for k, pins in enumerate(wired) if pins["adc"] == adc)) for adc in adcs]
     return [link, Block(f"CD74HC4067 multiplexers on the Pico: {chips}", nets, [
         f"C0-C15: a {sensor}'s output each; channel 16 k + n is input Cn of multiplexer k",
         "VCC to the Pico's 3.3 V, GND; 100 nF beside each multiplexer and each sensor"])]

@@ -13,7 +13,7 @@ from firmware_host.calibration.walk import Calibration, Settings
 from hal.mock import MockBoard
 from tests.calibration.person import ScriptedPerson
 from wiring.files import load_wiring, save_wiring
-from wiring.kit.data import board_kit, front_ends
+from wiring.kit.data import board_kit, front_end
 from wiring.kit.layout import Layout
 from wiring.kit.plan import Plan
 
@@ -32,11 +32,12 @@ class FollowingTheLights(ScriptedPerson):
         return ""
 
 
-@pytest.mark.parametrize("board_name, size, front_end", [("overpass", 980, "hc165"), ("hexover", 420, "hall_mux")])
+@pytest.mark.parametrize("board_name, size, chain", [("overpass", 980, ("hc165", "presence")),
+                                                     ("hexover", 420, ("serial", "analog"))])
 def test_a_board_built_to_the_plan_is_confirmed_by_calibrate(tmp_path: Path, board_name: str, size: float,
-                                                             front_end: str) -> None:
+                                                             chain: tuple[str, str]) -> None:
     board = load_board(board_name)
-    plan = Plan(Layout.of_size(board, board_kit(board_name), size), front_ends()[front_end])
+    plan = Plan(Layout.of_size(board, board_kit(board_name), size), front_end(*chain))
     planned = plan.wiring()
     output = tmp_path / "wiring.toml"
     save_wiring(output, planned, "generated")

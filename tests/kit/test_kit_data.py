@@ -7,7 +7,7 @@ import json
 import pytest
 
 from wiring.kit import data
-from wiring.kit.data import KitError, board_kit, front_ends
+from wiring.kit.data import KitError, board_kit, front_end
 
 
 @pytest.fixture
@@ -49,4 +49,4 @@ def test_a_mistake_in_kit_json_names_its_key(kit_file, change, message):
 def test_broken_json_is_refused_with_its_line(kit_file):
     path = kit_file(text='{\n "defaults": {,\n}')
     with pytest.raises(KitError, match=f"^{path}:2:15: not valid JSON"):
-        front_ends()
+        front_end("hc165")

@@ -9,22 +9,24 @@ import pytest
 
 from engine.boards import load_board
 from firmware_host.cli import main
-from wiring.kit.data import KitError, board_kit, front_ends
+from wiring.kit.data import KitError, board_kit, front_end
 from wiring.kit.layout import Layout
 from wiring.kit.plan import Plan
 from wiring.kit.routes import shortest, serpentine
 
 
-def plan(board: str, front_end: str, size: float = 980, style: str | None = None) -> Plan:
-    return Plan(Layout.of_size(load_board(board), board_kit(board), size), front_ends()[front_end], style)
+def plan(board: str, chain: str, size: float = 980, style: str | None = None, sensing: str = "presence") -> Plan:
+    return Plan(Layout.of_size(load_board(board), board_kit(board), size), front_end(chain, sensing), style)
 
 
-@pytest.mark.parametrize("board, front_end, size", [("overpass", "hc165", 980), ("squareoff", "mcp23017", 420),
-                                                    ("hexover", "hall_mux", 420), ("pawns", "hc165", 420),
-                                                    ("squareoff", "gpio", 420), ("hexover", "mcp3008", 420)])
-def test_the_generated_wiring_file_passes_wiring_check(tmp_path, capsys, board, front_end, size):
+@pytest.mark.parametrize("board, sensors, chain, size", [
+    ("overpass", "reed", "hc165", 980), ("squareoff", "reed", "mcp23017", 420),
+    ("hexover", "hall-analog", "serial", 420),
+    ("pawns", "hall", "hc165", 420), ("overpass", "hall", "serial", 610)])
+def test_the_generated_wiring_file_passes_wiring_check(tmp_path, capsys, board, sensors, chain, size):
     output = tmp_path / "wiring.toml"
-    assert main(["board", "route", board, "--front-end", front_end, "--size", f"{size}mm", "-o", str(output)]) == 0
+    assert main(["board", "route", board, "--sensors", sensors, "--front-end", chain, "--size", f"{size}mm",
+                 "-o", str(output)]) == 0
     capsys.readouterr()
     assert main(["wiring", "check", str(output)]) == 0
     assert ": ok: " in capsys.readouterr().out
@@ -39,7 +41,7 @@ def test_the_chain_follows_the_route_in_each_front_ends_numbering():
     mcp = plan("squareoff", "mcp23017", 420)
     assert [stop.input for stop in mcp.stops[6:10]] == ["GPA6", "GPA7", "GPB0", "GPB1"]
     assert mcp.driver_line() == '[sensors] driver = "mcp23017", addresses = [0x20, 0x21]'
-    mux = plan("hexover", "hall_mux", 420)
+    mux = plan("hexover", "serial", 420, sensing="analog")
     assert [(stop.chip, stop.input) for stop in mux.stops[15:17]] == [(0, "I15"), (1, "I0")]
     wiring = hc165.wiring()
     assert wiring.channels == dict(enumerate(hc165.order))
@@ -72,7 +74,11 @@ def test_serpentine_runs_along_rows_and_shortest_is_shorter_where_rows_are_ragge
 def test_a_front_end_too_small_for_the_board_is_refused_with_the_one_that_fits():
     with pytest.raises(KitError, match="201 places need 13 MCP23017 chips .* reads at most 8 .* use hc165"):
         plan("overpass", "mcp23017")
-    with pytest.raises(KitError, match="use hall_mux"):
-        plan("overpass", "mcp3008")
-    with pytest.raises(KitError, match="no piece classes and nominal bands; use a presence front-end"):
-        plan("squareoff", "mcp3008", 420).wiring()
+    with pytest.raises(KitError, match="use serial"):
+        plan("overpass", "mcp3008", sensing="analog")
+    with pytest.raises(KitError, match="the overpass board's 201 places need 15 .* at most 1 .*14 sensors"):
+        plan("overpass", "gpio")
+    with pytest.raises(KitError, match="--front-end hc165 reads presence sensors, not analog ones"):
+        front_end("hc165", "analog")
+    with pytest.raises(KitError, match="no piece classes and nominal bands; use presence sensors"):
+        plan("squareoff", "serial", 420, sensing="analog").wiring()

@@ -88,18 +88,27 @@ def test_every_place_has_its_sensor_hole_its_led_hole_and_its_label(tmp_path, ca
     for place in board.locations:
         assert f"({place}) Tj" in drawing
     assert drawing.count(" c h S") == 2 * len(board.locations)  # a circle a hole
-    for layer in ("engrave", "cut", "sensor-drill", "led-drill", "labels", "led-route"):
+    for layer in ("engrave", "cut", "sensor-drill", "led-drill", "labels", "led-route", "chips"):
         assert f"/OC /{layer} BDC" in drawing
     strips = [line for line in svg.find(f"{SVG}g[@id='led-route']").iter(f"{SVG}polyline")]
     assert sum(len(line.get("points").split()) for line in strips) == len(board.locations)
+    # the 26 74HC165s where `board route` puts them (the middle of the eight sensors each reads), chained in order
+    chips = svg.find(f"{SVG}g[@id='chips']")
+    squares = {shape.get("id"): shape for shape in chips.iter(f"{SVG}polygon")}
+    assert sorted(squares, key=lambda name: int(name.split("-")[1])) == [f"chip-{k}" for k in range(26)]
+    assert [text.text for text in chips.iter(f"{SVG}text")][:2] == ["74HC165 0: ch 0-7", "74HC165 1: ch 8-15"]
+    bus = next(line for line in chips.iter(f"{SVG}polyline") if line.get("id") == "chip-bus")
+    assert len(bus.get("points").split()) == 26
 
 
 def test_a_size_too_small_for_the_clearance_is_refused_naming_the_two_places(tmp_path, capsys):
     assert main(["board", "template", "overpass", "--size", "420mm", "-o", str(tmp_path)]) == 2
     error = capsys.readouterr().err
-    assert error.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.5 mm "
+    assert error.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.4 mm "
                             "apart, closer than the 8 mm clearance; give --size 602mm (or --spacing 8mm) or more")
     assert not list(tmp_path.iterdir())
+    assert main(["board", "template", "overpass", "--size", "600mm", "-o", str(tmp_path)]) == 2
+    assert "sit 7.9 mm apart, closer than the 8 mm clearance" in capsys.readouterr().err  # 7.96 mm: never "8.0"
     assert main(["board", "template", "overpass", "--size", "602mm", "-o", str(tmp_path)]) == 0
     assert Layout.of_size(load_board("overpass"), board_kit("overpass"), 601).closest().distance < 8
     # fixed LED offsets (Square Off's): the size suggested keeps the clearance, 1 % less does not

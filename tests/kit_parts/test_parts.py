@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 
 import pytest
 
@@ -97,6 +98,8 @@ def test_the_markdown_and_the_csv_hold_the_same_rows() -> None:
                                 "places: choose --front-end hc165 or serial"),
     ({"sensors": "hall-analog", "front_end": "hc165"}, "choose --front-end mcp3008 or ads1115 or serial"),
     ({"leds_per_place": 3}, "603 LEDs need 4 strips"),
+    ({"front_end": "nope"}, "--front-end nope: no such front-end; they are gpio, hc165, mcp23017, mcp3008, ads1115, "
+                            "serial"),
 ])
 def test_a_kit_that_cannot_be_built_says_what_would(choices: dict, message: str) -> None:
     with pytest.raises(KitError, match=message):
@@ -110,3 +113,43 @@ def test_the_command_prints_markdown_or_csv(capsys: pytest.CaptureFixture[str], 
     assert main(["board", "parts", "groups-of-three", "--option", "players=3", "-o", str(tmp_path / "p.md")]) == 0
     text = (tmp_path / "p.md").read_text()
     assert "Groups-of-Three" in text and text.count("| magnets |") == 3
+
+
+def _figures(text: str, pattern: str) -> list[float]:
+    return [float(value) for value in re.findall(pattern, text)]
+
+
+@pytest.mark.parametrize("arguments", [["overpass", "--sensors", "hall", "--front-end", "serial"],
+                                       ["squareoff", "--front-end", "mcp23017", "--size", "30cm"]])
+def test_the_parts_list_buys_the_wire_and_strips_the_route_lays(capsys, arguments: list[str]) -> None:
+    """One plan: the strips, the wire between LEDs and the sensor wiring are what `board route` prints, at the same
+    size (the default size of kit.json when none is given)."""
+    assert main(["board", "route", *arguments]) == 0
+    route = capsys.readouterr().out
+    assert main(["board", "parts", *arguments, "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    why = {row["part"].split(" (")[0]: row for row in rows}
+    between = sum(_figures(route, r"([\d.]+) m of wire to cut between LEDs"))
+    sensor_wiring = _figures(route, r"sensor wiring: ([\d.]+) m in all")[0]
+    power, data = (row for row in rows if "between the LEDs" in row["part"])
+    sensor = next(row for row in rows if "each sensor's signal" in row["part"])
+    leads = 3 if "hall" in arguments else 2  # a Hall sensor's 3.3 V besides its signal and ground
+    assert sensor["why"].startswith(f"{leads} wires along the ")
+    assert f"2 wires along the {between:.2f} m to cut between LEDs" in power["why"] and "22 AWG" in power["part"]
+    assert f"1 wire along the {between:.2f} m to cut between LEDs" in data["why"]
+    assert float(power["quantity"]) == math.ceil(2 * between / 0.5 - 0.01) * 0.5
+    assert float(data["quantity"]) == math.ceil(between / 0.5 - 0.01) * 0.5
+    assert f"sensor wiring: {sensor_wiring:.2f} m" in sensor["why"]
+    strips = [int(n) for n in re.findall(r"strip \d+: (\d+) LEDs", route)]
+    assert f"one a strip ({' + '.join(map(str, strips))} LEDs)" in why["Resistor 330 Ohm, 1/4 W"]["why"]
+    size = re.search(r"at (\d+) mm", route)[1]
+    assert f"`gameboard board route` at {size} mm" in data["why"]
+
+
+def test_a_size_the_template_refuses_the_parts_list_refuses_alike(capsys, tmp_path) -> None:
+    assert main(["board", "template", "overpass", "--size", "420mm", "-o", str(tmp_path)]) == 2
+    assert main(["board", "parts", "overpass", "--size", "420mm"]) == 2
+    template, parts = capsys.readouterr().err.splitlines()
+    assert template == parts
+    assert parts.startswith("gameboard: error: --size 420mm: the sensor of f15 and the sensor of p11 sit 5.4 mm")
+    assert main(["board", "parts", "overpass", "--size", "602mm"]) == 0

@@ -54,6 +54,7 @@ class BoardKit:
     route: str
     slack: float
     ends_mm: float
+    size_mm: float  # the outline's longer side when no --size or --spacing is given: one the clearance passes
 
     def led_offset(self, kind: str) -> Offset:
         return self.led_offsets.get(kind, self.default_offset)
@@ -61,7 +62,11 @@ class BoardKit:
 
 @dataclass(frozen=True)
 class FrontEnd:
-    """A sensor front-end: chips of ``per_chip`` inputs, channel ``per_chip * chip + n`` being input n of chip chip."""
+    """A sensor front-end: chips of ``per_chip`` inputs, channel ``per_chip * chip + n`` being input n of chip chip.
+
+    ``name`` is the configuration's ``[sensors] driver``; ``host`` what the chips answer to ("pi", or "pico" for
+    the serial co-processor, whose chain depends on the sensors: 74HC165s for presence, multiplexers for analog).
+    """
 
     name: str
     chip: str
@@ -70,6 +75,7 @@ class FrontEnd:
     sensing: str
     input: str
     driver: str
+    host: str = "pi"
     address: int | None = None
     whole_chips: bool = True
 
@@ -121,7 +127,7 @@ def board_kit(board: str) -> BoardKit:
                    _number(f"{where}.sensor_hole_mm", entry["sensor_hole_mm"], 0.1),
                    _number(f"{where}.led_hole_mm", entry["led_hole_mm"], 0.1),
                    offsets, default, entry["route"], _number(f"{where}.wire.slack", wire["slack"], 1.0),
-                   _number(f"{where}.wire.ends_mm", wire["ends_mm"]))
+                   _number(f"{where}.wire.ends_mm", wire["ends_mm"]), _number(f"{where}.size_mm", entry["size_mm"], 1))
     apart = (kit.sensor_hole_mm + kit.led_hole_mm) / 2
     for kind, offset in {**offsets, "(default)": default}.items():
         if offset.distance_mm < apart:
@@ -130,8 +136,20 @@ def board_kit(board: str) -> BoardKit:
     return kit
 
 
-def front_ends() -> dict[str, FrontEnd]:
-    """Every front-end a sensor chain may use, by name."""
-    return {name: FrontEnd(name, raw["chip"], int(raw["per_chip"]), int(raw["max_chips"]), raw["sensing"],
-                           raw["input"], raw["driver"], raw.get("address"), raw.get("whole_chips", True))
-            for name, raw in read_kit()["front_ends"].items()}
+def front_end_names() -> tuple[str, ...]:
+    """The front-ends, by the configuration's ``[sensors] driver`` names."""
+    return tuple(read_kit()["front_ends"])
+
+
+def front_end(name: str, sensing: str = "presence") -> FrontEnd:
+    """The chip chain of front-end ``name`` reading ``sensing`` sensors ("presence" or "analog")."""
+    known = read_kit()["front_ends"]
+    if name not in known:
+        raise KitError(f"--front-end {name}: no such front-end; they are {', '.join(known)}")
+    raw = known[name].get(sensing, known[name])
+    if raw.get("sensing") != sensing:
+        fits = [other for other in known if known[other].get(sensing, known[other]).get("sensing") == sensing]
+        raise KitError(f"--front-end {name} reads {raw.get('sensing', 'other')} sensors, not {sensing} ones: choose "
+                       f"--front-end {' or '.join(fits)}, or other --sensors")
+    return FrontEnd(name, raw["chip"], int(raw["per_chip"]), int(raw["max_chips"]), raw["sensing"], raw["input"],
+                    raw["driver"], raw.get("host", "pi"), raw.get("address"), raw.get("whole_chips", True))

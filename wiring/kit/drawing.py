@@ -28,9 +28,24 @@ LAYERS = (
     Layer("sensor-drill", "#0000FF", 0.1, "a hole of the sensor's size at each sensor"),
     Layer("led-drill", "#00A000", 0.1, "a hole of the LED's size at each LED"),
     Layer("led-route", "#FF8000", 0.25, "the LED strips' path, for wiring (not to cut)"),
+    Layer("chips", "#8000FF", 0.25, "where each sensor chip goes (the middle of the sensors it reads) and the bus "
+                                    "from chip to chip, for wiring under the board (not to cut)"),
     Layer("labels", "#FF00FF", 0.1, "location ids and centre crosses (print only)"),
 )
 LAYER = {layer.name: layer for layer in LAYERS}
+
+
+@dataclass(frozen=True)
+class Chip:
+    """A sensor chip to place under the board: its name, what it reads, where (page mm)."""
+
+    name: str
+    reads: str
+    xy: Coord
+
+
+#: A chip's square on the template, mm: the size of a DIP-16 on a scrap of perfboard.
+CHIP_MM = 10.0
 
 
 @dataclass(frozen=True)
@@ -81,9 +96,11 @@ def label_size(layout: Layout) -> float:
     return max(1.5, min(4.0, layout.spacing / 4))
 
 
-def template_drawing(layout: Layout, strips: list[list[str]] | None = None) -> Drawing:
+def template_drawing(layout: Layout, strips: list[list[str]] | None = None,
+                     chips: list[Chip] | None = None) -> Drawing:
     """The board at true scale: lines to engrave, the outline to cut, drill holes, labels, and the
-    LED strips' path when ``strips`` (places in strip order, one list a strip) is given."""
+    LED strips' path when ``strips`` (places in strip order, one list a strip) is given, the sensor
+    chips and the bus between them when ``chips`` (in chain order) is."""
     board = layout.board
     drawing = Drawing(layout.width, layout.height, f"{board.title}: template at 1:1 ({layout.size:.0f} mm)")
     add = drawing.shapes.append
@@ -118,4 +135,17 @@ def template_drawing(layout: Layout, strips: list[list[str]] | None = None) -> D
         add(Path("led-route", points, id=f"strip-{number}"))
         x, y = points[0]
         add(Text("led-route", (x, y - 1.5 * size), f"strip {number} in", size, id=f"strip-{number}-start"))
+    _add_chips(drawing, chips or [], size)
     return drawing
+
+
+def _add_chips(drawing: Drawing, chips: list[Chip], size: float) -> None:
+    """A square where each chip goes, named with the channels it reads, and the bus from each to the next."""
+    half = CHIP_MM / 2
+    for number, chip in enumerate(chips):
+        x, y = chip.xy
+        corners = ((x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half))
+        drawing.shapes.append(Path("chips", corners, closed=True, id=f"chip-{number}"))
+        drawing.shapes.append(Text("chips", (x, y + half + 1.2 * size), f"{chip.name}: {chip.reads}", size))
+    if len(chips) > 1:
+        drawing.shapes.append(Path("chips", tuple(chip.xy for chip in chips), id="chip-bus", dashed=True))

@@ -61,8 +61,9 @@ class Closest:
     distance: float
 
     def describe(self) -> str:
+        apart = math.floor(self.distance * 10) / 10  # 7.96 mm is "7.9", never "8.0" beside an 8 mm clearance
         return (f"the {_part_name(self.a.part)} of {self.a.place} and the {_part_name(self.b.part)} of "
-                f"{self.b.place} sit {self.distance:.1f} mm apart")
+                f"{self.b.place} sit {apart:.1f} mm apart")
 
 
 def _part_name(part: str) -> str:
@@ -255,3 +256,20 @@ def board_extent(board: Board) -> tuple[float, float]:
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     return max(xs) - min(xs), max(ys) - min(ys)
+
+
+def checked_layout(board: Board, kit: BoardKit, size: str | None = None, spacing: str | None = None,
+                   clearance: str | None = None) -> Layout:
+    """The layout ``--size`` or ``--spacing`` asks for (neither: the board's size_mm in kit.json), refused when
+    holes of two places sit closer than ``--clearance`` (default the kit's), an LED leaves its compartment or a
+    hole the outline.  The template, the route and the parts list all start here, so one size means one board."""
+    if spacing is not None:
+        layout = Layout.of_spacing(board, kit, parse_length("--spacing", spacing))
+        asked = f"--spacing {spacing}"
+    else:
+        layout = Layout.of_size(board, kit, parse_length("--size", size) if size is not None else kit.size_mm)
+        asked = f"--size {size}" if size is not None else f"the default size ({kit.size_mm:g} mm, size_mm in kit.json)"
+    layout.check_clearance(parse_length("--clearance", clearance) if clearance else kit.clearance_mm, asked)
+    layout.check_areas()
+    layout.check_inside()
+    return layout

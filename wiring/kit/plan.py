@@ -4,7 +4,7 @@ Every front-end numbers its channels chip by chip (channel ``per_chip * k + n`` 
 n of chip k: the hc165, mcp23017, mcp3008 and ads1115 drivers and the Pico's hall_mux
 alike), so the k-th place along the route is channel k, on chip k // per_chip, input
 k % per_chip.  LEDs follow the same route, cut into strips of at most
-``max_strip_leds``.  Lengths are straight lines between drill centres (and from a
+``max_strip_leds`` (the Pi's 165, the Pico's 1000).  Lengths are straight lines between drill centres (and from a
 sensor to the middle of its chip's group) times the kit's slack, plus the ends to strip.
 """
 
@@ -17,18 +17,22 @@ from functools import cached_property
 
 from engine.geometry import Coord
 from wiring.examples import LAYOUTS, example_wiring
-from wiring.kit.data import FrontEnd, KitError
+from wiring.kit.data import FrontEnd, KitError, read_kit
+from wiring.kit.drawing import Chip
 from wiring.kit.layout import Layout
 from wiring.kit.routes import path_length, route, split_even
 from wiring.model import ChannelCalibration, Wiring
 
 #: What reads more sensors than a front-end can, by the sensors' kind.
-BIGGER = {"presence": "use hc165 (a 74HC165 chain, up to 512 sensors)",
-          "analog": "use hall_mux (Hall sensors through CD74HC4067s on the Pico co-processor, up to 496)"}
+BIGGER = {"presence": "use hc165 (a 74HC165 chain, up to 512 sensors) or serial (a Pico's, up to 1024)",
+          "analog": "use serial (Hall sensors through CD74HC4067s on the Pico co-processor, up to 496)"}
 
 
-def max_strip_leds() -> int:
-    """The longest strip the example wirings allow (a neopixel_spi strip's one SPI write)."""
+def max_strip_leds(host: str = "pi") -> int:
+    """The longest strip ``host`` drives: on the Pi, the example wirings' (a neopixel_spi strip's one SPI write);
+    on the Pico, its firmware's limit (kit.json's pico_strip_leds)."""
+    if host == "pico":
+        return int(read_kit()["pico_strip_leds"])
     return int(tomllib.loads(LAYOUTS.read_text(encoding="utf-8"))["max_strip_leds"])
 
 
@@ -63,7 +67,7 @@ class Plan:
                            f"{front_end.max_chips} ({most} sensors); {BIGGER[front_end.sensing]}")
         points = {place: drill.xy for place, drill in layout.leds.items()}
         self.order = route(self.style, points, layout.spacing / 2)
-        self.strips = split_even(self.order, max_strip_leds())
+        self.strips = split_even(self.order, max_strip_leds(front_end.host))
 
     @property
     def channels(self) -> int:
@@ -102,6 +106,14 @@ class Plan:
         """The straight path through a strip's LEDs, mm."""
         return path_length([self.layout.leds[place].xy for place in self.strips[strip]])
 
+    def chips_drawn(self) -> list[Chip]:
+        """Each chip where the template draws it, with the channels it reads (none for the Pi's own pins)."""
+        if not self.front_end.whole_chips:
+            return []
+        per_chip = self.front_end.per_chip
+        return [Chip(self.chip_name(chip), f"ch {chip * per_chip}-{chip * per_chip + per_chip - 1}",
+                     self.chip_centre(chip)) for chip in range(self.chips)]
+
     def chip_links(self) -> list[float]:
         """The cut length of the bus from each chip to the next (the chain's data, clock and load lines)."""
         centres = [self.chip_centre(chip) for chip in range(self.chips)]
@@ -121,7 +133,7 @@ class Plan:
             if example.sensing != "analog" or nominal is None or not example.piece_classes:
                 raise KitError(f"--front-end {self.front_end.name} reads analog Hall sensors, but "
                                f"wiring/examples/layouts.toml gives the {board.name} board no piece classes and "
-                               f"nominal bands; use a presence front-end (hc165, mcp23017, gpio) or add them there")
+                               f"nominal bands; use presence sensors (--sensors reed or hall) or add them there")
             wiring.piece_classes = dict(example.piece_classes)
             wiring.calibration = {channel: ChannelCalibration(nominal.baseline, nominal.bands)
                                   for channel in wiring.channels}

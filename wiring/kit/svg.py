@@ -43,7 +43,7 @@ def svg_document(drawing: Drawing) -> str:
         shapes = drawing.on(layer.name)
         if not shapes:
             continue
-        fill = layer.colour if layer.name in ("labels", "led-route") else "none"
+        fill = layer.colour if layer.name in ("labels", "led-route", "chips") else "none"
         out.append(f'<g id="{layer.name}" inkscape:groupmode="layer" inkscape:label="{layer.name}" '
                    f'stroke="{layer.colour}" stroke-width="{_number(layer.width)}" fill="none" '
                    f'font-family="Helvetica, Arial, sans-serif">')
