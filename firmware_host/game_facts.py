@@ -130,13 +130,16 @@ def lights_that_occur(facts: GameFacts, *, guided: bool, hints: bool, dice_leds:
     ``hints`` if a person may ask for one, ``dice_leds`` if the board shows the dice, ``remote`` in a remote game."""
     removal = facts.empties or facts.takes_off
     shown = {  # the light: whether it can occur
-        "destination": facts.puts, "removal": removal, "lifted": facts.carries, "last_move": True,
+        # Any piece on the board may be lifted, by mistake too, and its place then shows it.
+        "destination": facts.puts, "removal": removal, "lifted": True, "last_move": True,
         "todo_put": "put" in facts.todo, "todo_remove": "remove" in facts.todo,
         "todo_flip": "flip" in facts.todo or (facts.flips and (guided or hints)),  # a move shown asks for its flips
         "todo_restack": "restack" in facts.todo,
-        "carry_from": guided and facts.carries, "carry_to": guided and facts.puts, "carry_path": guided and facts.bridges,
+        "carry_from": guided and facts.carries, "carry_to": guided and facts.puts,
+        "carry_path": guided and facts.bridges,
         "hint": hints, "hint_path": hints and facts.bridges,
         "candidate": facts.unsure, "selected": facts.unsure, "fix_from": True, "fix_to": True,
         "dice_first": facts.dice and dice_leds, "dice_second": facts.dice and dice_leds,
         "fault_sensors": True, "fault_journal": True, "fault_remote": remote}
-    return frozenset({name for name, occurs in shown.items() if occurs} | {f"turn_{code}" for code in facts.turn_pieces})
+    glows = {f"turn_{code}" for code in facts.turn_pieces}
+    return frozenset({name for name, occurs in shown.items() if occurs} | glows)

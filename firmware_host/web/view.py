@@ -98,6 +98,9 @@ class BoardPicture:
                                        for kind, through in arrows.items()), line=tuple(line))
         return {"drawing": self.frame, "places": {location: self._place(location, overlay)
                                                   for location in self.drawing.board.locations},
+                # Each lit place's light by name (a blinking one's lit phase): what a screen reader says of it.
+                "lights": {location: first or second for location, (first, second, _) in lights.items()
+                           if first or second},
                 "marks": self.drawing.marks(overlay), "blink_ms": snapshot["blink_ms"] if snapshot else 0}
 
     def _place(self, location: str, overlay: Overlay) -> list[str]:

@@ -135,9 +135,9 @@ def test_on_a_phone_the_status_the_board_and_the_box_share_the_screen_in_every_g
 
 
 @pytest.mark.parametrize("game, absent, present", [
-    ("hexover", {"removal", "lifted", "todo_put", "todo_remove", "todo_restack", "carry_from", "carry_path",
+    ("hexover", {"removal", "todo_put", "todo_remove", "todo_restack", "carry_from", "carry_path",
                  "hint_path", "candidate", "selected", "dice_first", "dice_second", "fault_remote"},
-     {"turn_white", "turn_black", "destination", "last_move", "todo_flip", "hint", "fix_to"}),
+     {"turn_white", "turn_black", "destination", "lifted", "last_move", "todo_flip", "hint", "fix_to"}),
 ])
 def test_a_games_legend_lists_only_the_lights_it_can_show(served, page, game, absent, present):
     sim = served(game)

@@ -23,7 +23,6 @@ const BoardKeys = (() => {
   let focusInside = false;  // the focus was on a place (kept there when the drawing is replaced)
   let centres = null;  // place -> [x, y] in the drawing's units, for the arrows (a board's never move)
   let said = null;  // the status last announced
-  const blinking = {};  // place -> {colour, status}: a blinking light, remembered through its dark half
 
   const places = () => [...container.querySelectorAll("svg g[data-loc]")];
   const place = (loc) => container.querySelector(`svg g[data-loc="${CSS.escape(loc)}"]`);
@@ -38,19 +37,8 @@ const BoardKeys = (() => {
     return `stack of ${pieces.length}: ${pieces.join(", ")}; ${pieces.at(-1)} on top`;
   }
 
-  function rgb(text) {
-    const channels = (text || "").match(/\d+/g);
-    return channels && channels.length >= 3 ? channels.slice(0, 3).map(Number) : null;
-  }
-
   function hex(text) {
     return [1, 3, 5].map((at) => parseInt(text.slice(at, at + 2), 16));
-  }
-
-  /** A colour at full strength (a dim glow means what its bright colour means). */
-  function normalised(colour) {
-    const top = Math.max(...colour);
-    return top ? colour.map((c) => (c * 255) / top) : colour;
   }
 
   function colourName(colour) {
@@ -74,38 +62,14 @@ const BoardKeys = (() => {
       ? `${clauses[0]}: ${clauses[1]}` : clauses[0];
   }
 
-  /** The legend's lights nearest this colour (several when they share it: the status tells them apart). */
-  function lightsOf(colour) {
-    const wanted = normalised(colour);
-    let best = [], nearest = Infinity;
-    for (const light of view.legend) {
-      const distance = Math.hypot(...normalised(hex(light.colour)).map((c, i) => c - wanted[i]));
-      if (distance < nearest - 1) { best = [light]; nearest = distance; }
-      else if (distance <= nearest + 1) best.push(light);
-    }
-    return nearest < 60 ? best : [];
-  }
-
-  function shownColour(g, cell) {
-    const ring = g.querySelector("circle.led");
-    if (ring) return rgb(ring.getAttribute("stroke"));
-    return cell && cell.getAttribute("fill-opacity") !== "0" ? rgb(cell.getAttribute("fill")) : null;
-  }
-
-  /** "lit green: a piece may go here", or "" for a dark place; a blinking light counts through its dark half
-      while the status stays the same. */
-  function lightWords(loc, g, cell) {
-    let colour = shownColour(g, cell);
-    const remembered = blinking[loc];
-    if (colour) {
-      blinking[loc] = lightsOf(colour).some((light) => light.blinks) ? { colour, status: view.status } : undefined;
-    } else if (remembered && remembered.status === view.status) {
-      colour = remembered.colour;
-    }
-    if (!colour) return "";
-    const meanings = view.legend.map((light) => light.meaning);
-    const said = [...new Set(lightsOf(colour).map((light) => shortMeaning(light.meaning, meanings)))];
-    return `lit ${colourName(normalised(colour))}` + (said.length ? `: ${said.join(" or ")}` : "");
+  /** "lit green: a piece may go here", or "" for a dark place: the light the view names there (a blinking one
+      through its dark half too), in the legend's words. */
+  function lightWords(loc) {
+    const name = (view.lights || {})[loc];
+    const light = name && view.legend.find((entry) => entry.name === name);
+    if (!light) return "";
+    const meanings = view.legend.map((entry) => entry.meaning);
+    return `lit ${colourName(hex(light.colour))}: ${shortMeaning(light.meaning, meanings)}`;
   }
 
   /** Where a place is drawn: an area's centroid (a box's middle can fall outside an L), else the middle of
@@ -155,11 +119,10 @@ const BoardKeys = (() => {
     set(svg, "aria-label", `${view.title} board`);
     set(svg, "aria-describedby", "keys-help");
     const all = places();
-    const cells = new Map([...container.querySelectorAll("svg polygon[data-loc]")].map((p) => [p.dataset.loc, p]));
     if (!all.some((g) => g.dataset.loc === active)) active = all.length ? all[0].dataset.loc : null;
     for (const g of all) {
       const loc = g.dataset.loc;
-      const light = lightWords(loc, g, cells.get(loc));
+      const light = lightWords(loc);
       const click = view.clicks[loc];
       set(g, "role", "button");
       set(g, "tabindex", loc === active ? "0" : "-1");
