@@ -253,7 +253,7 @@ def _is_number(value: object) -> bool:
 
 def render_wiring(wiring: Wiring, note: str = "") -> str:
     """The wiring as the TOML text we write: commented, one line per location and channel."""
-    lines = [f"# Wiring of a {wiring.board} board: the sensor channel under each location, the LEDs over it",
+    lines = [f"# Wiring of the {wiring.board} board: the sensor channel under each location, the LEDs over it",
              "# and, for analog Hall sensors, each channel's calibration.  Check hand edits with",
              "# `gameboard wiring check FILE`; docs/wiring.md describes every key."]
     lines += [f"# {text}" for text in note.splitlines()]
