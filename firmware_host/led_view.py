@@ -7,16 +7,19 @@ most scans change nothing.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from firmware_host.board_state import BoardState
-from firmware_host.presenter import TURN, Presenter, Scene, legend
+from firmware_host.presenter import LIGHTS, TURN, Presenter, Scene, legend
 from firmware_host.tracker import Status
 from hal.base import RGB, LedSink
 from wiring.model import Wiring
+
+log = logging.getLogger(__name__)
 
 #: A fault flashes the whole board in its colour for this long, then shows the usual picture as long.
 FAULT_FLASH_S = 0.5
@@ -41,21 +44,39 @@ class LedView:
 
     def __init__(self, wiring: Wiring, leds: LedSink, settings: LedSettings, pieces: dict[str, str],
                  blink_ms: float, occurring: Callable[[], Collection[str]]) -> None:
-        """``occurring``: the names of the lights the game can show (worked out when the legend is first asked
-        for: it plays the game a little)."""
+        """``occurring``: the names of the lights the game can show. Working them out plays the game a little
+        (up to about 2.5 s on a Pi 4), so it runs on a thread of its own, never in the scanning loop."""
         self.presenter = Presenter(wiring, settings.brightness, settings.current_budget_ma, settings.ma_per_led,
                                    settings.dice_locations)
         self.leds = leds
         self.blink_ms = blink_ms
-        self.pieces, self.occurring = pieces, occurring
+        self.pieces = pieces
+        self._occurring: Collection[str] | None = None
+        self._legend: list[dict[str, object]] | None = None
+        threading.Thread(target=self._work_out, args=(occurring,), name="legend", daemon=True).start()
         #: Location -> colour of the frame shown (before brightness and budget), and the current it draws.
         self.colours: dict[str, RGB] = {}
         self.current_ma = 0.0
 
-    @cached_property
+    def _work_out(self, occurring: Callable[[], Collection[str]]) -> None:
+        try:
+            self._occurring = occurring()
+        except Exception:  # a bug in working out the facts: the legend keeps every light
+            log.exception("the lights this game can show could not be worked out; the legend lists them all")
+
+    @property
+    def legend_known(self) -> bool:
+        """Whether the lights this game can show are worked out (until then the legend lists every light)."""
+        return self._occurring is not None
+
+    @property
     def legend(self) -> list[dict[str, object]]:
-        """The lights this game can show, with their meanings (the game, and so its pieces, never changes)."""
-        return legend(self.pieces, self.occurring())
+        """The lights this game can show, with their meanings: every light until they are worked out."""
+        if self._legend is None and self._occurring is not None:
+            self._legend = legend(self.pieces, self._occurring)
+        if self._legend is not None:
+            return self._legend
+        return legend(self.pieces, {*LIGHTS, *(f"turn_{code}" for code in self.pieces)})
 
     def key(self, board: BoardState, now: float) -> tuple[Any, ...]:
         """What the frame shows at ``now``: a new frame is due when it changes.  Its first part says what the

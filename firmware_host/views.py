@@ -31,8 +31,10 @@ class Views:
         or what the page says of the position change."""
         lights = self.lights.key(board, now)
         remote = board.remote
+        link = None if remote is None else (remote.connected, tuple(sorted(remote.online.items())))
+        # The legend is narrowed to the game's own lights once they are worked out (off the loop): news for the page.
         position = (board.position.ply, board.note, remote.sealing if remote else "", board.faults, board.sensors,
-                    board.thinking, None if remote is None else (remote.connected, tuple(sorted(remote.online.items()))))
+                    board.thinking, link, self.lights.legend_known)
         if lights == self._lights and position == self._position:
             return
         meaning_changed = not self._lights or lights[0] != self._lights[0]

@@ -1,7 +1,13 @@
 """What can happen in a game, found by playing it: the facts behind its legend and the simulator's flips."""
 
+import threading
+import time
+
 from engine.registry import game_class
 from firmware_host.game_facts import game_facts, lights_that_occur
+from firmware_host.led_view import LedSettings, LedView
+from firmware_host.presenter import LIGHTS
+from hal.mock import MockLeds
 from wiring.model import straight_wiring
 
 
@@ -33,3 +39,23 @@ def test_the_lights_of_a_game_follow_its_facts_and_its_seats():
     assert against - alone == {"carry_to", "fault_remote"} and "hint" not in against
     assert "dice_first" in lights_that_occur(facts("overpass", players=2), guided=False, hints=False,
                                              dice_leds=True, remote=False)
+
+
+def test_the_legend_is_worked_out_off_the_loop_and_lists_every_light_until_then():
+    """Playing the game a little takes up to ~2.5 s on a Pi 4: the scanning loop never waits for it."""
+    wiring = straight_wiring(game_class("squareoff")().board)
+    gate = threading.Event()
+
+    def occurring():
+        gate.wait(10)
+        return {"destination", "turn_black"}
+
+    lights = LedView(wiring, MockLeds(wiring), LedSettings(), {"black": "#000000", "white": "#ffffff"}, 250, occurring)
+    assert not lights.legend_known
+    assert {light["name"] for light in lights.legend} == {*LIGHTS, "turn_black", "turn_white"}
+    gate.set()
+    deadline = time.monotonic() + 10
+    while not lights.legend_known:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert [light["name"] for light in lights.legend] == ["turn_black", "destination"]

@@ -144,5 +144,7 @@ def test_a_games_legend_lists_only_the_lights_it_can_show(served, page, game, ab
     page.goto(sim.url)
     page.click("#legend-panel summary")
     page.wait_for_selector("#legend li")
+    wait_for(sim, lambda snapshot: sim.session.daemon.lights.legend_known)  # worked out off the loop, then sent
+    page.wait_for_function(f"!document.querySelector('#legend li[data-light=\"{sorted(absent)[0]}\"]')")
     shown = set(page.locator("#legend li").evaluate_all("els => els.map(el => el.dataset.light)"))
     assert shown >= present and not shown & absent, sorted(shown & absent)

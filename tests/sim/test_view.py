@@ -1,6 +1,8 @@
 """What the page is given to show: the new-game form's fields, what a click would do, the LED legend,
 the faults banner, the buttons' names."""
 
+import time
+
 import pytest
 
 from engine.registry import available_games
@@ -108,8 +110,19 @@ def steps(daemon, clock, count=10):
         daemon.step()
 
 
+def legend_worked_out(daemon, clock):
+    """Wait (in real time: a thread of its own plays the game a little) until the daemon knows the lights its game
+    can show, and step it once so that its subscribers are sent the narrowed legend."""
+    deadline = time.monotonic() + 20
+    while not daemon.lights.legend_known:
+        assert time.monotonic() < deadline, "the game's lights were never worked out"
+        time.sleep(0.01)
+    steps(daemon, clock, 1)
+
+
 def test_the_simulator_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_path):
     sim = session(tmp_path, "squareoff")
+    legend_worked_out(sim.daemon, sim.clock)
     view = sim.view()
     assert view["legend"] == sim.daemon.lights.legend and view["faults"] == []
     assert {light["name"] for light in view["legend"]} >= {"turn_black", "turn_white", "destination", "removal"}
@@ -124,6 +137,7 @@ def test_the_simulator_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_pat
 
 def test_the_mirror_shows_the_legend_and_a_banner_while_a_fault_lasts(tmp_path):
     daemon, mock, clock, mirror = mirrored_squareoff(tmp_path)
+    legend_worked_out(daemon, clock)
     assert mirror.view()["legend"] == daemon.lights.legend
     assert {light["name"] for light in mirror.view()["legend"] if light["blinks"]} == {"todo_put", "todo_remove",
                                                                                       "fault_sensors", "fault_journal"}
