@@ -45,7 +45,8 @@ class LedView:
     def __init__(self, wiring: Wiring, leds: LedSink, settings: LedSettings, pieces: dict[str, str],
                  blink_ms: float, occurring: Callable[[], Collection[str]]) -> None:
         """``occurring``: the names of the lights the game can show. Working them out plays the game a little
-        (up to about 2.5 s on a Pi 4), so it runs on a thread of its own, never in the scanning loop."""
+        (up to about 2.5 s on a Pi 4), so it runs on a thread of its own, never in the scanning loop, once the
+        legend is first asked for (a board with no page never asks)."""
         self.presenter = Presenter(wiring, settings.brightness, settings.current_budget_ma, settings.ma_per_led,
                                    settings.dice_locations)
         self.leds = leds
@@ -53,7 +54,8 @@ class LedView:
         self.pieces = pieces
         self._occurring: Collection[str] | None = None
         self._legend: list[dict[str, object]] | None = None
-        threading.Thread(target=self._work_out, args=(occurring,), name="legend", daemon=True).start()
+        self._working_out: threading.Thread | None = threading.Thread(target=self._work_out, args=(occurring,),
+                                                                      name="legend", daemon=True)
         #: Location -> colour of the frame shown (before brightness and budget), and the current it draws.
         self.colours: dict[str, RGB] = {}
         self.current_ma = 0.0
@@ -72,6 +74,9 @@ class LedView:
     @property
     def legend(self) -> list[dict[str, object]]:
         """The lights this game can show, with their meanings: every light until they are worked out."""
+        if self._working_out is not None:
+            self._working_out.start()
+            self._working_out = None
         if self._legend is None and self._occurring is not None:
             self._legend = legend(self.pieces, self._occurring)
         if self._legend is not None:

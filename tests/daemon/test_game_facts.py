@@ -42,7 +42,8 @@ def test_the_lights_of_a_game_follow_its_facts_and_its_seats():
 
 
 def test_the_legend_is_worked_out_off_the_loop_and_lists_every_light_until_then():
-    """Playing the game a little takes up to ~2.5 s on a Pi 4: the scanning loop never waits for it."""
+    """Playing the game a little takes up to ~2.5 s on a Pi 4: the scanning loop never waits for it (it begins
+    when the legend is first asked for)."""
     wiring = straight_wiring(game_class("squareoff")().board)
     gate = threading.Event()
 

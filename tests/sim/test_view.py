@@ -113,6 +113,7 @@ def steps(daemon, clock, count=10):
 def legend_worked_out(daemon, clock):
     """Wait (in real time: a thread of its own plays the game a little) until the daemon knows the lights its game
     can show, and step it once so that its subscribers are sent the narrowed legend."""
+    daemon.lights.legend  # asked for once: the work begins
     deadline = time.monotonic() + 20
     while not daemon.lights.legend_known:
         assert time.monotonic() < deadline, "the game's lights were never worked out"
