@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from firmware_host.web.practice_app import create_practice_app
 from firmware_host.web.doorman import Doorman
 from firmware_host.web.serve import Listener, PageServer
 from tests.sim.browser import browser, centre, text  # noqa: F401 (the browser fixture)
+from tests.sim.serving import serve_in_thread
 from wiring.check import check_wiring
 from wiring.files import read_wiring
 
@@ -126,30 +125,14 @@ def test_a_piece_forgotten_and_the_wrong_key_are_told(tmp_path: Path) -> None:
 def practice_page(tmp_path):
     """A practice served on a free port, as ``gameboard calibrate --practice`` serves it."""
     listener = Listener("127.0.0.1", 0)
-    box, ready = {}, threading.Event()
 
-    def serve() -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
+    def make():
         session = PracticeSession(load_board("squareoff"), tmp_path / "w.toml", seed=3, settings=FAST)
-        server = PageServer(create_practice_app(session, guard=listener.guard), Doorman(listener.socket))
-        box.update(session=session, server=server)
-        walking = loop.create_task(session.run())
-        ready.set()
-        loop.run_until_complete(server.serve())
-        walking.cancel()
-        loop.run_until_complete(asyncio.gather(walking, return_exceptions=True))
-        loop.close()
+        return session, PageServer(create_practice_app(session, guard=listener.guard), Doorman(listener.socket))
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    ready.wait(10)
-    deadline = time.monotonic() + 10
-    while not box["server"].started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield box["session"], f"http://127.0.0.1:{listener.guard.port}/"
-    box["server"].should_exit = True
-    thread.join(10)
+    running = serve_in_thread(make)
+    yield running.session, f"http://127.0.0.1:{listener.guard.port}/"
+    running.stop()
 
 
 def test_the_page_asks_the_person_puts_the_piece_the_walk_confirms(practice_page, browser) -> None:  # noqa: F811

@@ -2,8 +2,6 @@
 
 import asyncio
 import socket
-import threading
-import time
 
 import pytest
 
@@ -11,6 +9,7 @@ from firmware_host.sim import SimSession
 from firmware_host.web.doorman import REQUEST_TIMEOUT
 from firmware_host.web.serve import Listener
 from tests.sim.browser import browser, open_page, page  # noqa: F401 (fixtures of the browser tests)
+from tests.sim.serving import serve_in_thread
 
 
 def free_port() -> int:
@@ -46,32 +45,15 @@ def served(tmp_path):
     def start(game="overpass", options=None, *, token=None, read_only=False, listen="127.0.0.1", allow_hosts=(),
               request_timeout=REQUEST_TIMEOUT, **kwargs):
         listener = Listener(listen, 0, token=token, allow_hosts=allow_hosts)
-        ready = threading.Event()
-        box = {}
 
-        def serve():
-            loop = asyncio.new_event_loop()
-            asyncio.set_event_loop(loop)
+        def make():
             session = SimSession(game, options, journal=tmp_path / f"journal-{listener.guard.port}.sqlite3", **kwargs)
-            server = listener.server(session, read_only=read_only, request_timeout=request_timeout)
-            box.update(session=session, server=server, loop=loop)
-            stepping = loop.create_task(session.run())
-            ready.set()
-            loop.run_until_complete(server.serve())
-            stepping.cancel()
-            loop.run_until_complete(asyncio.gather(stepping, return_exceptions=True))
-            loop.close()
+            return session, listener.server(session, read_only=read_only, request_timeout=request_timeout)
 
-        thread = threading.Thread(target=serve, daemon=True)
-        thread.start()
-        ready.wait(10)
-        deadline = time.monotonic() + 10
-        while not box["server"].started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        started.append((box["server"], thread))
-        return Served(box["session"], listener, box["loop"])
+        running = serve_in_thread(make)
+        started.append(running)
+        return Served(running.session, listener, running.loop)
 
     yield start
-    for server, thread in started:
-        server.should_exit = True
-        thread.join(10)
+    for running in started:
+        running.stop()
