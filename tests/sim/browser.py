@@ -62,7 +62,7 @@ def page(browser):
 
 
 def drawn_box(page, location):
-    """Where a location is drawn on the screen, scrolled into view (measured at once: each view redraws the board)."""
+    """Where a location is drawn on the screen, scrolled into view (measured at once: a change redraws the place)."""
     return page.evaluate("""(location) => {
         const place = document.querySelector(`#board [data-loc="${location}"]`);
         place.scrollIntoView({block: "nearest"});
